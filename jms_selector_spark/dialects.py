@@ -1,0 +1,128 @@
+"""Dialects: the documented differences between selector engines, as data.
+
+A `Dialect` is a frozen value passed explicitly to every function that parses or evaluates; there
+is no global "current dialect". Each field is one real, observable difference between systems
+(see DESIGN.md, "Dialects"), so a new broker is a new table entry, not a new code branch.
+
+Built in:
+
+- ``jms``: the JMS specification text (as restated by IBM MQ, WSO2, Solace and others).
+- ``activemq``: ActiveMQ Classic 5.17, measured with its own selector engine
+  (``../shared/oracle/activemq``).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
+from typing import Mapping
+
+__all__ = ["Dialect", "JMS", "ACTIVEMQ", "DIALECTS", "get_dialect", "JMS_HEADERS"]
+
+#: Headers the JMS specification makes selectable.
+JMS_HEADERS = frozenset(
+    {"JMSDeliveryMode", "JMSPriority", "JMSMessageID", "JMSTimestamp", "JMSCorrelationID", "JMSType"}
+)
+
+
+@dataclass(frozen=True)
+class Dialect:
+    """The rules one selector engine applies.
+
+    Attributes
+    ----------
+    name : str
+        Short name (``"jms"``, ``"activemq"``).
+    not_binds_tighter : bool
+        ``NOT a = 1`` parses as ``(NOT a) = 1`` (ActiveMQ's grammar) instead of ``NOT (a = 1)``.
+    null_between_is_false : bool
+        ``x BETWEEN a AND b`` with any NULL operand is FALSE (and NOT BETWEEN TRUE), as the JMS
+        text says; otherwise UNKNOWN (SQL, ActiveMQ).
+    integer_division : str
+        ``"truncate"``: ``/`` on two exact numerics is Java integer division (by zero: UNKNOWN);
+        ``"double"``: it is floating division (``5/2 = 2.5``, ``5/0 = Infinity``).
+    narrow_int_literals : bool
+        An exact literal that fits in 32 bits is a Java ``int`` (so ``2147483647 + 1`` wraps);
+        otherwise every exact literal is a ``long``.
+    extended_literals : bool
+        Accept ``0x1F`` hex, ``017`` octal and a ``L`` suffix on exact literals.
+    string_ordering : bool
+        ``<, >, <=, >=`` between two strings compare them lexically (UTF-16 order) instead of
+        giving FALSE.
+    modulo : bool
+        Accept ``%`` (Java remainder).
+    string_concatenation : bool
+        ``'a' + x`` concatenates when the left value is a string (ActiveMQ); otherwise it is a
+        type error (UNKNOWN).
+    compare_to_doubles : bool
+        Doubles compare with ``Double.equals`` / ``Double.compareTo`` (NaN = NaN, NaN is the
+        greatest value, -0.0 < 0.0) instead of Java ``==``/``<`` (NaN equals nothing, -0.0 = 0.0).
+    in_requires_identifier : bool
+        The left side of IN must be a header or property name.
+    headers : frozenset
+        Header names that refer to message headers (others are properties).
+    header_aliases : Mapping[str, str]
+        Extra names for headers (Solace's ``ci``, ``mi``…).
+    max_length : int | None
+        Longest selector accepted, in UTF-8 bytes.
+    """
+
+    name: str
+    not_binds_tighter: bool = False
+    null_between_is_false: bool = True
+    integer_division: str = "truncate"
+    narrow_int_literals: bool = False
+    extended_literals: bool = False
+    string_ordering: bool = False
+    modulo: bool = False
+    string_concatenation: bool = False
+    compare_to_doubles: bool = False
+    in_requires_identifier: bool = False
+    headers: frozenset = JMS_HEADERS
+    header_aliases: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    max_length: int | None = None
+
+    def __post_init__(self):
+        if self.integer_division not in ("truncate", "double"):
+            raise ValueError(f"integer_division must be 'truncate' or 'double', not {self.integer_division!r}")
+
+    def __hash__(self):
+        return hash(self.name)
+
+    def header_for(self, name: str) -> str | None:
+        """The header a selector name refers to, or None when it names a property."""
+        name = self.header_aliases.get(name, name)
+        return name if name in self.headers else None
+
+    def derive(self, **changes) -> "Dialect":
+        """A copy with some rules changed (``JMS.derive(name="mine", modulo=True)``)."""
+        return replace(self, **changes)
+
+
+JMS = Dialect(name="jms")
+
+ACTIVEMQ = Dialect(
+    name="activemq",
+    not_binds_tighter=True,
+    null_between_is_false=False,
+    integer_division="double",
+    narrow_int_literals=True,
+    extended_literals=True,
+    string_ordering=True,
+    modulo=True,
+    string_concatenation=True,
+    compare_to_doubles=True,
+    in_requires_identifier=True,
+    headers=JMS_HEADERS | {"JMSRedelivered", "JMSExpiration", "JMSReplyTo", "JMSDestination"},
+)
+
+DIALECTS = MappingProxyType({d.name: d for d in (JMS, ACTIVEMQ)})
+
+
+def get_dialect(dialect: "str | Dialect") -> Dialect:
+    """Return the `Dialect` for a name, or ``dialect`` itself when it already is one."""
+    if isinstance(dialect, Dialect):
+        return dialect
+    try:
+        return DIALECTS[dialect]
+    except (KeyError, TypeError):
+        raise ValueError(f"unknown dialect {dialect!r}; expected one of {sorted(DIALECTS)}") from None

@@ -1,0 +1,109 @@
+"""JMS LIKE, matched in linear time on any pattern.
+
+A pattern is compiled once into `%`-separated *segments* of fixed length (literal characters and
+``_`` wildcards). Matching anchors the first segment at the start and the last at the end, and
+finds each middle segment at its leftmost position after the previous one — greedy leftmost is
+exact for this pattern language, and it never backtracks. Both broker anchors backtrack instead:
+ActiveMQ turns LIKE into a ``java.util.regex`` (it never finishes RabbitMQ's 5,000-character
+``'%_%_%_…'`` test pattern) and Spark 4.3's LIKE took 33 s on one 41-character row.
+
+The escape character, when given, makes the next character literal, whatever it is; an escape at
+the very end of the pattern stands for itself (as in ActiveMQ and Artemis). ``_`` matches one
+character (one Unicode code point), including line terminators.
+"""
+from __future__ import annotations
+
+import functools
+import re
+
+__all__ = ["LikePattern", "compile_like", "like_tokens"]
+
+
+def like_tokens(pattern: str, escape: str | None):
+    """Split a pattern into ('lit', char) / ('one', None) / ('any', None) tokens."""
+    out = []
+    i, n = 0, len(pattern)
+    while i < n:
+        c = pattern[i]
+        if escape is not None and c == escape and i + 1 < n:
+            out.append(("lit", pattern[i + 1]))
+            i += 2
+            continue
+        if c == "%":
+            out.append(("any", None))
+        elif c == "_":
+            out.append(("one", None))
+        else:
+            out.append(("lit", c))
+        i += 1
+    return out
+
+
+class _Segment:
+    __slots__ = ("length", "text", "regex")
+
+    def __init__(self, toks):
+        self.length = len(toks)
+        if all(kind == "lit" for kind, _ in toks):
+            self.text = "".join(c for _, c in toks)
+            self.regex = None
+        else:
+            self.text = None
+            self.regex = re.compile("".join("." if k == "one" else re.escape(c) for k, c in toks), re.DOTALL)
+
+    def match_at(self, s: str, pos: int) -> bool:
+        if self.text is not None:
+            return s.startswith(self.text, pos)
+        return self.regex.match(s, pos) is not None
+
+    def find(self, s: str, pos: int) -> int:
+        if self.text is not None:
+            return s.find(self.text, pos)
+        m = self.regex.search(s, pos)
+        return -1 if m is None else m.start()
+
+
+class LikePattern:
+    """A compiled LIKE pattern. ``matches(s)`` is linear in ``len(s)`` for a given pattern."""
+
+    __slots__ = ("segments", "min_length")
+
+    def __init__(self, pattern: str, escape: str | None = None):
+        toks = like_tokens(pattern, escape)
+        segments, cur = [], []
+        for tok in toks:
+            if tok[0] == "any":
+                segments.append(cur)
+                cur = []
+            else:
+                cur.append(tok)
+        segments.append(cur)
+        # segments[0] is before the first %, segments[-1] after the last; with no % they coincide.
+        self.segments = [_Segment(s) for s in segments]
+        self.min_length = sum(s.length for s in self.segments)
+
+    def matches(self, s: str) -> bool:
+        segs = self.segments
+        if len(s) < self.min_length:
+            return False
+        if len(segs) == 1:
+            return len(s) == segs[0].length and segs[0].match_at(s, 0)
+        first, last = segs[0], segs[-1]
+        if not first.match_at(s, 0):
+            return False
+        pos = first.length
+        end_start = len(s) - last.length
+        for seg in segs[1:-1]:
+            if seg.length == 0:
+                continue
+            at = seg.find(s, pos)
+            if at < 0 or at + seg.length > end_start:
+                return False
+            pos = at + seg.length
+        return pos <= end_start and last.match_at(s, end_start)
+
+
+@functools.lru_cache(maxsize=1024)
+def compile_like(pattern: str, escape: str | None = None) -> LikePattern:
+    """A cached `LikePattern`."""
+    return LikePattern(pattern, escape)

@@ -1,0 +1,384 @@
+"""The selector parser: text → AST. PLY lives here and in `lexer.py` only.
+
+Two grammars share their leaf rules:
+
+- `_SqlGrammar` follows the productions of the JMS specification (SQL-92 shaped): ``NOT`` sits
+  between ``AND`` and the predicates, predicates do not chain (``a = b = c`` is an error).
+- `_ActiveMQGrammar` follows ActiveMQ Classic's ``SelectorParser.jj``: ``NOT`` binds like a unary
+  sign (``NOT a = 1`` is ``(NOT a) = 1``), ``=``/``<>``/``IS NULL`` chain above ``<``/``LIKE``/
+  ``BETWEEN``/``IN``, and ``NULL`` is a literal (rejected where it is compared).
+
+A dialect picks its grammar with ``Dialect.not_binds_tighter``. Each parser is built lazily, once
+per process, from an instance, with ``write_tables=False, debug=False``: nothing is written to
+disk, ever (site-packages and executors' zips are read-only). Grammar docstrings are BNF read by
+PLY, so ``python -OO`` (which strips docstrings) cannot build the parser; that is detected and
+reported.
+
+Numeric signs are folded into literals (``-5`` is ``Literal(-5)``), which is how
+``-9223372036854775808`` is valid while ``9223372036854775808`` is out of range.
+"""
+from __future__ import annotations
+
+import functools
+import threading
+
+import ply.yacc as yacc
+
+from . import nodes as n
+from .dialects import Dialect, get_dialect
+from .errors import SelectorError, SelectorSyntaxError
+from .lexer import SelectorLexer
+from .source import Span
+from .tokens import TOKENS
+from .types import INT_MAX, INT_MIN, JmsType
+
+__all__ = ["parse_tree", "MAX_LENGTH", "MAX_DEPTH"]
+
+#: Longest selector accepted by any dialect, in characters (a dialect may set a lower limit).
+MAX_LENGTH = 65_536
+#: Deepest nesting accepted (parentheses, or operators inside operators).
+MAX_DEPTH = 1_000
+
+_COMPARE = {"=": n.CompareOp.EQ, "<>": n.CompareOp.NE, "<": n.CompareOp.LT, ">": n.CompareOp.GT,
+            "<=": n.CompareOp.LE, ">=": n.CompareOp.GE}
+_ARITH = {"+": n.ArithOp.PLUS, "-": n.ArithOp.MINUS, "*": n.ArithOp.TIMES, "/": n.ArithOp.DIVIDE,
+          "%": n.ArithOp.MODULO}
+
+
+class _Grammar:
+    """Rules both grammars share (arithmetic, primaries, literals, predicates' tails)."""
+
+    tokens = TOKENS
+    start = "selector"
+
+    def __init__(self, dialect: Dialect):
+        self.dialect = dialect
+        self.text = ""
+
+    # -- helpers -----------------------------------------------------------------------------
+    def _tok_span(self, p, i) -> Span:
+        value = p[i]
+        raw = value[1] if isinstance(value, tuple) else value
+        return Span(p.lexpos(i), p.lexpos(i) + len(raw))
+
+    def _span(self, p, first, last) -> Span:
+        a = p[first].span if isinstance(p[first], n.Node) else self._tok_span(p, first)
+        b = p[last].span if isinstance(p[last], n.Node) else self._tok_span(p, last)
+        return a.cover(b)
+
+    def _fail(self, cls, message, span):
+        raise cls(message, self.text, span)
+
+    def _logical(self, cls, p):
+        left, right = p[1], p[3]
+        ops = (left.operands if type(left) is cls else (left,)) + (right,)
+        return cls(ops, span=left.span.cover(right.span))
+
+    # -- entry --------------------------------------------------------------------------------
+    def p_selector(self, p):
+        "selector : conditional_expression"
+        p[0] = p[1]
+
+    # -- arithmetic -----------------------------------------------------------------------------
+    def p_arithmetic_binary(self, p):
+        """additive_expression : additive_expression PLUS multiplicative_expression
+                               | additive_expression MINUS multiplicative_expression
+        multiplicative_expression : multiplicative_expression TIMES unary_expression
+                                  | multiplicative_expression DIVIDE unary_expression
+                                  | multiplicative_expression MODULO unary_expression"""
+        if p[2] == "%" and not self.dialect.modulo:
+            self._fail(SelectorSyntaxError, f"unexpected '%' (the {self.dialect.name!r} dialect has no modulo)",
+                       self._tok_span(p, 2))
+        p[0] = n.Arithmetic(_ARITH[p[2]], p[1], p[3], span=self._span(p, 1, 3))
+
+    def p_arithmetic_pass(self, p):
+        """additive_expression : multiplicative_expression
+        multiplicative_expression : unary_expression"""
+        p[0] = p[1]
+
+    def p_unary_sign(self, p):
+        """unary_expression : PLUS unary_expression
+                            | MINUS unary_expression"""
+        operand, span = p[2], self._span(p, 1, 2)
+        if isinstance(operand, n.Literal) and operand.type.is_numeric:
+            # Fold the sign into the literal; the type stays that of the unsigned literal.
+            value = -operand.value if p[1] == "-" else operand.value
+            p[0] = n.Literal(value, operand.type, span=span)
+        else:
+            p[0] = n.Unary(n.UnaryOp.MINUS if p[1] == "-" else n.UnaryOp.PLUS, operand, span=span)
+
+    def p_unary_pass(self, p):
+        "unary_expression : primary"
+        p[0] = p[1]
+
+    def p_primary_identifier(self, p):
+        "primary : IDENTIFIER"
+        p[0] = n.Identifier(p[1], span=self._tok_span(p, 1))
+
+    def p_primary_group(self, p):
+        "primary : LPAREN conditional_expression RPAREN"
+        p[0] = p[2]
+
+    def p_primary_literal(self, p):
+        "primary : literal"
+        p[0] = p[1]
+
+    def p_literal_string(self, p):
+        "literal : STRING"
+        p[0] = n.Literal(p[1][0], JmsType.STRING, span=self._tok_span(p, 1))
+
+    def p_literal_exact(self, p):
+        "literal : EXACT_NUMERIC"
+        value = p[1][0]
+        narrow = self.dialect.narrow_int_literals and INT_MIN <= value <= INT_MAX
+        p[0] = n.Literal(value, JmsType.INT if narrow else JmsType.LONG, span=self._tok_span(p, 1))
+
+    def p_literal_approx(self, p):
+        "literal : APPROX_NUMERIC"
+        p[0] = n.Literal(p[1][0], JmsType.DOUBLE, span=self._tok_span(p, 1))
+
+    def p_literal_boolean(self, p):
+        """literal : TRUE
+                   | FALSE"""
+        p[0] = n.Literal(p[1].upper() == "TRUE", JmsType.BOOLEAN, span=self._tok_span(p, 1))
+
+    # -- predicate tails ---------------------------------------------------------------------
+    def p_pattern(self, p):
+        "pattern : STRING"
+        p[0] = (p[1][0], self._tok_span(p, 1))
+
+    def p_escape(self, p):
+        """escape : ESCAPE STRING
+                  | empty"""
+        if len(p) == 2:
+            p[0] = None
+            return
+        char, span = p[2][0], self._tok_span(p, 2)
+        if len(char) != 1:
+            self._fail(SelectorSyntaxError, f"ESCAPE must be exactly one character, not {p[2][1]}", span)
+        p[0] = char
+
+    def p_in_list(self, p):
+        """in_list : in_list COMMA in_value
+                   | in_value"""
+        p[0] = (p[1] + (p[3],)) if len(p) == 4 else (p[1],)
+
+    def p_in_value(self, p):
+        "in_value : STRING"
+        p[0] = n.Literal(p[1][0], JmsType.STRING, span=self._tok_span(p, 1))
+
+    def p_in_value_bad(self, p):
+        """in_value : EXACT_NUMERIC
+                    | APPROX_NUMERIC
+                    | TRUE
+                    | FALSE
+                    | NULL
+                    | IDENTIFIER"""
+        self._fail(SelectorSyntaxError, "IN lists hold string literals only", self._tok_span(p, 1))
+
+    def p_empty(self, p):
+        "empty :"
+
+    def p_error(self, tok):
+        if tok is None:
+            self._fail(SelectorSyntaxError, "unexpected end of selector", Span(len(self.text), len(self.text)))
+        raw = tok.value[1] if isinstance(tok.value, tuple) else tok.value
+        hint = ""
+        if tok.type == "NULL":
+            hint = " (NULL is not a value: test it with IS NULL / IS NOT NULL)"
+        self._fail(SelectorSyntaxError, f"unexpected {raw!r}{hint}", Span(tok.lexpos, tok.lexpos + len(raw)))
+
+
+class _SqlGrammar(_Grammar):
+    """The JMS specification's productions: NOT below the predicates, no predicate chains."""
+
+    def p_or(self, p):
+        "conditional_expression : conditional_expression OR conditional_term"
+        p[0] = self._logical(n.Or, p)
+
+    def p_and(self, p):
+        "conditional_term : conditional_term AND conditional_factor"
+        p[0] = self._logical(n.And, p)
+
+    def p_not(self, p):
+        "conditional_factor : NOT conditional_factor"
+        p[0] = n.Not(p[2], span=self._span(p, 1, 2))
+
+    def p_pass(self, p):
+        """conditional_expression : conditional_term
+        conditional_term : conditional_factor
+        conditional_factor : conditional_primary
+        conditional_primary : predicate
+                            | additive_expression"""
+        p[0] = p[1]
+
+    def p_comparison(self, p):
+        """predicate : additive_expression EQ additive_expression
+                     | additive_expression NE additive_expression
+                     | additive_expression LT additive_expression
+                     | additive_expression GT additive_expression
+                     | additive_expression LE additive_expression
+                     | additive_expression GE additive_expression"""
+        p[0] = n.Comparison(_COMPARE[p[2]], p[1], p[3], span=self._span(p, 1, 3))
+
+    def p_between(self, p):
+        """predicate : additive_expression BETWEEN additive_expression AND additive_expression
+                     | additive_expression NOT BETWEEN additive_expression AND additive_expression"""
+        neg = len(p) == 7
+        p[0] = n.Between(p[1], p[3 + neg], p[5 + neg], negated=neg, span=self._span(p, 1, len(p) - 1))
+
+    def p_like(self, p):
+        """predicate : additive_expression LIKE pattern escape
+                     | additive_expression NOT LIKE pattern escape"""
+        neg = len(p) == 6
+        pattern, pspan = p[3 + neg]
+        p[0] = n.Like(p[1], pattern, p[4 + neg], negated=neg, span=p[1].span.cover(pspan))
+
+    def p_in(self, p):
+        """predicate : additive_expression IN LPAREN in_list RPAREN
+                     | additive_expression NOT IN LPAREN in_list RPAREN"""
+        neg = len(p) == 7
+        p[0] = n.InList(p[1], p[4 + neg], negated=neg, span=self._span(p, 1, len(p) - 1))
+
+    def p_is_null(self, p):
+        """predicate : additive_expression IS NULL
+                     | additive_expression IS NOT NULL"""
+        p[0] = n.IsNull(p[1], negated=len(p) == 5, span=self._span(p, 1, len(p) - 1))
+
+
+class _ActiveMQGrammar(_Grammar):
+    """ActiveMQ Classic's SelectorParser.jj, rule for rule (left recursion instead of loops)."""
+
+    def p_or(self, p):
+        "conditional_expression : conditional_expression OR and_expression"
+        p[0] = self._logical(n.Or, p)
+
+    def p_and(self, p):
+        "and_expression : and_expression AND equality_expression"
+        p[0] = self._logical(n.And, p)
+
+    def p_pass(self, p):
+        """conditional_expression : and_expression
+        and_expression : equality_expression
+        equality_expression : comparison_expression
+        comparison_expression : additive_expression"""
+        p[0] = p[1]
+
+    def p_equality(self, p):
+        """equality_expression : equality_expression EQ comparison_expression
+                               | equality_expression NE comparison_expression"""
+        p[0] = n.Comparison(_COMPARE[p[2]], p[1], p[3], span=self._span(p, 1, 3))
+
+    def p_is_null(self, p):
+        """equality_expression : equality_expression IS NULL
+                               | equality_expression IS NOT NULL"""
+        p[0] = n.IsNull(p[1], negated=len(p) == 5, span=self._span(p, 1, len(p) - 1))
+
+    def p_comparison(self, p):
+        """comparison_expression : comparison_expression LT additive_expression
+                                 | comparison_expression GT additive_expression
+                                 | comparison_expression LE additive_expression
+                                 | comparison_expression GE additive_expression"""
+        p[0] = n.Comparison(_COMPARE[p[2]], p[1], p[3], span=self._span(p, 1, 3))
+
+    def p_between(self, p):
+        """comparison_expression : comparison_expression BETWEEN additive_expression AND additive_expression
+                                 | comparison_expression NOT BETWEEN additive_expression AND additive_expression"""
+        neg = len(p) == 7
+        p[0] = n.Between(p[1], p[3 + neg], p[5 + neg], negated=neg, span=self._span(p, 1, len(p) - 1))
+
+    def p_like(self, p):
+        """comparison_expression : comparison_expression LIKE pattern escape
+                                 | comparison_expression NOT LIKE pattern escape"""
+        neg = len(p) == 6
+        pattern, pspan = p[3 + neg]
+        p[0] = n.Like(p[1], pattern, p[4 + neg], negated=neg, span=p[1].span.cover(pspan))
+
+    def p_in(self, p):
+        """comparison_expression : comparison_expression IN LPAREN in_list RPAREN
+                                 | comparison_expression NOT IN LPAREN in_list RPAREN"""
+        neg = len(p) == 7
+        p[0] = n.InList(p[1], p[4 + neg], negated=neg, span=self._span(p, 1, len(p) - 1))
+
+    def p_not(self, p):
+        "unary_expression : NOT unary_expression"
+        p[0] = n.Not(p[2], span=self._span(p, 1, 2))
+
+    def p_literal_null(self, p):
+        "literal : NULL"
+        p[0] = n.Literal(None, JmsType.NULL, span=self._tok_span(p, 1))
+
+
+class _Parser:
+    """A built PLY parser plus the lexer for one dialect. Not thread-safe: use under `lock`."""
+
+    def __init__(self, dialect: Dialect):
+        grammar_cls = _ActiveMQGrammar if dialect.not_binds_tighter else _SqlGrammar
+        if grammar_cls.p_selector.__doc__ is None:
+            raise RuntimeError("the selector grammar lives in docstrings; it cannot be built under python -OO")
+        self.grammar = grammar_cls(dialect)
+        self.lexer = SelectorLexer(dialect)
+        self.yacc = yacc.yacc(module=self.grammar, write_tables=False, debug=False,
+                              errorlog=yacc.NullLogger(), optimize=False)
+        self.lock = threading.Lock()
+
+    def parse(self, text: str) -> n.Node:
+        with self.lock:
+            self.grammar.text = text
+            tokens = self.lexer.tokenize(text)
+            _check_paren_depth(tokens_checked := [], tokens, text)
+            it = iter(tokens_checked)
+            return self.yacc.parse(tokenfunc=lambda: next(it, None))
+
+
+def _check_paren_depth(out: list, tokens, text: str) -> None:
+    depth = 0
+    for tok in tokens:
+        if tok.type == "LPAREN":
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise SelectorSyntaxError(f"selector nested more than {MAX_DEPTH} levels deep", text,
+                                          Span(tok.lexpos, tok.lexpos + 1))
+        elif tok.type == "RPAREN":
+            depth -= 1
+        out.append(tok)
+
+
+@functools.lru_cache(maxsize=16)
+def _parser_for(dialect: Dialect) -> _Parser:
+    return _Parser(dialect)
+
+
+def parse_tree(text: str, dialect: "str | Dialect" = "jms") -> "n.Node | None":
+    """Parse ``text`` to an unchecked AST (None for an empty or blank selector).
+
+    Raises `SelectorSyntaxError` for text that is not a selector. Static type rules are applied
+    afterwards by `checker.check`; use `jms_selector_spark.parse` for both.
+    """
+    d = get_dialect(dialect)
+    if not isinstance(text, str):
+        raise TypeError(f"a selector is a str, not {type(text).__name__}")
+    if len(text) > MAX_LENGTH:
+        raise SelectorSyntaxError(f"selector is longer than {MAX_LENGTH:,} characters", text,
+                                  Span(MAX_LENGTH, len(text)))
+    if d.max_length is not None and len(text.encode("utf-8", "surrogatepass")) > d.max_length:
+        raise SelectorSyntaxError(f"selector is longer than the {d.name} limit of {d.max_length:,} bytes",
+                                  text, Span(0, len(text)))
+    if not text.strip(" \t\f\r\n"):
+        return None
+    try:
+        root = _parser_for(d).parse(text)
+    except RecursionError:  # defensive: PLY itself is iterative
+        raise SelectorSyntaxError(f"selector nested more than {MAX_DEPTH} levels deep", text,
+                                  Span(0, len(text))) from None
+    _check_tree_depth(root, text)
+    return root
+
+
+def _check_tree_depth(root: n.Node, text: str) -> None:
+    stack = [(root, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            raise SelectorSyntaxError(f"selector nested more than {MAX_DEPTH} levels deep", text, node.span)
+        stack.extend((c, depth + 1) for c in n.children(node))

@@ -1,0 +1,185 @@
+"""Scalar JMS semantics: comparison, arithmetic, truth — one function per rule, per dialect.
+
+The reference interpreter is these functions applied one value at a time; the vectorized and SQL
+back ends implement the same rules over columns and are tested against them. Values are
+`TypedValue` or None (NULL); truth values are True, False or None (UNKNOWN).
+"""
+from __future__ import annotations
+
+import math
+
+from . import javanum as jn
+from .dialects import Dialect
+from .nodes import ArithOp, CompareOp
+from .types import JmsType, promote
+from .values import TypedValue
+
+__all__ = ["truth", "compare", "arithmetic", "negate", "identity", "kleene_and", "kleene_or", "kleene_not"]
+
+_BOOL = JmsType.BOOLEAN
+
+
+def truth(v: "TypedValue | None") -> "bool | None":
+    """A value in a boolean context: NULL is UNKNOWN, a boolean is itself, anything else FALSE
+    (ActiveMQ's boolean cast of a bare property)."""
+    if v is None:
+        return None
+    if v.type is _BOOL:
+        return v.value
+    return False
+
+
+def kleene_not(t):
+    return None if t is None else not t
+
+
+def kleene_and(ts):
+    unknown = False
+    for t in ts:
+        if t is False:
+            return False
+        if t is None:
+            unknown = True
+    return None if unknown else True
+
+
+def kleene_or(ts):
+    unknown = False
+    for t in ts:
+        if t is True:
+            return True
+        if t is None:
+            unknown = True
+    return None if unknown else False
+
+
+def _order(op: CompareOp, c: int) -> bool:
+    return {
+        CompareOp.EQ: c == 0,
+        CompareOp.NE: c != 0,
+        CompareOp.LT: c < 0,
+        CompareOp.GT: c > 0,
+        CompareOp.LE: c <= 0,
+        CompareOp.GE: c >= 0,
+    }[op]
+
+
+def _utf16(s: str) -> bytes:
+    return s.encode("utf-16-be", "surrogatepass")
+
+
+def compare(op: CompareOp, lv, rv, d: Dialect) -> "bool | None":
+    """``lv op rv``: UNKNOWN if either is NULL, FALSE for unlike types, else the comparison."""
+    if lv is None or rv is None:
+        return None
+    lf, rf = lv.type.family, rv.type.family
+    if lf != rf:
+        return False
+    if lf == "numeric":
+        t = promote(lv.type, rv.type)
+        if t is JmsType.DOUBLE:
+            a, b = float(lv.value), float(rv.value)
+            if d.compare_to_doubles:
+                return _order(op, jn.compare_to(a, b))
+            return {
+                CompareOp.EQ: a == b,
+                CompareOp.NE: a != b,
+                CompareOp.LT: a < b,
+                CompareOp.GT: a > b,
+                CompareOp.LE: a <= b,
+                CompareOp.GE: a >= b,
+            }[op]
+        a, b = lv.value, rv.value
+        return _order(op, (a > b) - (a < b))
+    # strings and booleans
+    if not op.is_ordering:
+        eq = lv.value == rv.value
+        return eq if op is CompareOp.EQ else not eq
+    if not d.string_ordering:
+        return False
+    if lf == "string":
+        a, b = _utf16(lv.value), _utf16(rv.value)
+    else:
+        a, b = lv.value, rv.value
+    return _order(op, (a > b) - (a < b))
+
+
+def _num(t: JmsType, value) -> TypedValue:
+    return TypedValue(t, value)
+
+
+def arithmetic(op: ArithOp, lv, rv, d: Dialect) -> "TypedValue | None":
+    """``lv op rv`` with Java promotion and wraparound; NULL for NULL or non-numeric operands."""
+    if lv is None or rv is None:
+        return None
+    if op is ArithOp.PLUS and d.string_concatenation and lv.type is JmsType.STRING:
+        return TypedValue(JmsType.STRING, lv.value + _java_str(rv))
+    if not (lv.type.is_numeric and rv.type.is_numeric):
+        return None
+    t = promote(lv.type, rv.type)
+    a, b = lv.value, rv.value
+    if t is JmsType.DOUBLE:
+        a, b = float(a), float(b)
+        if op is ArithOp.PLUS:
+            r = a + b
+        elif op is ArithOp.MINUS:
+            r = a - b
+        elif op is ArithOp.TIMES:
+            r = _fmul(a, b)
+        elif op is ArithOp.DIVIDE:
+            r = jn.java_ddiv(a, b)
+        else:
+            r = jn.java_drem(a, b)
+        return _num(JmsType.DOUBLE, r)
+    wrap = jn.wrap_int if t is JmsType.INT else jn.wrap_long
+    if op is ArithOp.PLUS:
+        return _num(t, wrap(a + b))
+    if op is ArithOp.MINUS:
+        return _num(t, wrap(a - b))
+    if op is ArithOp.TIMES:
+        return _num(t, wrap(a * b))
+    if op is ArithOp.DIVIDE:
+        if d.integer_division == "double":
+            return _num(JmsType.DOUBLE, jn.java_ddiv(float(a), float(b)))
+        if b == 0:
+            return None
+        return _num(t, wrap(jn.java_idiv(a, b)))
+    if b == 0:  # Java throws ArithmeticException: no value
+        return None
+    return _num(t, jn.java_irem(a, b))
+
+
+def _fmul(a: float, b: float) -> float:
+    try:
+        return a * b
+    except OverflowError:  # pragma: no cover - Python floats do not raise on overflow
+        return math.copysign(math.inf, a) * math.copysign(1, b)
+
+
+def negate(v, d: Dialect) -> "TypedValue | None":
+    """Unary minus: Java promotion (byte/short → int), wraparound; NULL for non-numerics."""
+    if v is None or not v.type.is_numeric:
+        return None
+    if v.type.is_approximate:
+        return TypedValue(v.type, -v.value)
+    t = JmsType.LONG if v.type is JmsType.LONG else JmsType.INT
+    wrap = jn.wrap_long if t is JmsType.LONG else jn.wrap_int
+    return TypedValue(t, wrap(-v.value))
+
+
+def identity(v, d: Dialect) -> "TypedValue | None":
+    """Unary plus: numbers unchanged; other values pass through only where the dialect says so."""
+    if v is None or v.type.is_numeric or d.string_concatenation:
+        return v
+    return None
+
+
+def _java_str(v: TypedValue) -> str:
+    """``String.valueOf`` of a JMS value (for ActiveMQ's string concatenation)."""
+    if v.type is JmsType.BOOLEAN:
+        return "true" if v.value else "false"
+    if v.type is JmsType.DOUBLE:
+        return jn.java_double_str(v.value)
+    if v.type is JmsType.FLOAT:
+        return jn.java_float_str(v.value)
+    return str(v.value)

@@ -1,0 +1,61 @@
+"""Token names, reserved words and THE precedence table.
+
+The precedence table below is the single source for the PLY grammars (`parser.py`) and for the
+parenthesisation done by the printer (`printer.py`). Change it here and both follow.
+"""
+from __future__ import annotations
+
+__all__ = ["RESERVED", "TOKENS", "LEVEL", "JAVA_WHITESPACE"]
+
+#: Keywords, matched case-insensitively; none of them can be an identifier.
+RESERVED = {
+    "AND": "AND",
+    "OR": "OR",
+    "NOT": "NOT",
+    "BETWEEN": "BETWEEN",
+    "LIKE": "LIKE",
+    "ESCAPE": "ESCAPE",
+    "IN": "IN",
+    "IS": "IS",
+    "NULL": "NULL",
+    "TRUE": "TRUE",
+    "FALSE": "FALSE",
+}
+
+TOKENS = (
+    "IDENTIFIER",
+    "STRING",
+    "EXACT_NUMERIC",
+    "APPROX_NUMERIC",
+    "EQ",
+    "NE",
+    "LT",
+    "GT",
+    "LE",
+    "GE",
+    "PLUS",
+    "MINUS",
+    "TIMES",
+    "DIVIDE",
+    "MODULO",
+    "LPAREN",
+    "RPAREN",
+    "COMMA",
+) + tuple(RESERVED.values())
+
+#: Java whitespace as the JMS grammar defines it (space, tab, form feed, line terminators).
+JAVA_WHITESPACE = " \t\f\r\n"
+
+#: Binding strength of each construct, weakest first. In the ``jms`` dialect NOT sits between
+#: AND and the predicates (SQL); in ``activemq`` it binds like a unary sign ("unary").
+LEVEL = {
+    "or": 1,
+    "and": 2,
+    "not": 3,
+    "equality": 4,  # = <> IS [NOT] NULL (ActiveMQ chains these above the ordering level)
+    "comparison": 5,  # < > <= >= [NOT] BETWEEN/LIKE/IN
+    "additive": 6,
+    "multiplicative": 7,
+    "unary": 8,
+    "primary": 9,
+}

@@ -1,0 +1,122 @@
+"""JMS value types: the single source of truth for typing rules.
+
+JMS properties are Java values: ``boolean``, ``byte``, ``short``, ``int``, ``long``, ``float``,
+``double`` and ``String``. Selector literals are typed when they are parsed (exact numerics are
+``long``, or ``int`` when a dialect narrows them as ActiveMQ does; approximate numerics are
+``double``). This module says which types compare, how arithmetic promotes (Java binary numeric
+promotion: byte/short/int → int, then long, then double), and which operators take which types.
+Back ends ask this module; none of them re-derive a rule.
+"""
+from __future__ import annotations
+
+import enum
+
+__all__ = [
+    "JmsType",
+    "promote",
+    "comparable",
+    "INT_MIN",
+    "INT_MAX",
+    "LONG_MIN",
+    "LONG_MAX",
+]
+
+INT_MIN, INT_MAX = -(2**31), 2**31 - 1
+LONG_MIN, LONG_MAX = -(2**63), 2**63 - 1
+
+
+class JmsType(enum.Enum):
+    """The static type of a selector sub-expression.
+
+    ``DYNAMIC`` means "known only per message" (a VARIANT property, or a value given to
+    `evaluate` without a schema); ``NULL`` is the type of a value that is always NULL
+    (a property the table does not have).
+    """
+
+    BOOLEAN = "boolean"
+    BYTE = "byte"
+    SHORT = "short"
+    INT = "int"
+    LONG = "long"
+    FLOAT = "float"
+    DOUBLE = "double"
+    STRING = "string"
+    DYNAMIC = "dynamic"
+    NULL = "null"
+
+    @property
+    def is_exact(self) -> bool:
+        return self in _EXACT
+
+    @property
+    def is_approximate(self) -> bool:
+        return self in (JmsType.FLOAT, JmsType.DOUBLE)
+
+    @property
+    def is_numeric(self) -> bool:
+        return self.is_exact or self.is_approximate
+
+    @property
+    def is_static(self) -> bool:
+        """True when the type is fixed for every message (not DYNAMIC, not NULL)."""
+        return self not in (JmsType.DYNAMIC, JmsType.NULL)
+
+    @property
+    def family(self) -> str:
+        """'boolean', 'numeric', 'string', 'dynamic' or 'null': what comparability is decided on."""
+        if self.is_numeric:
+            return "numeric"
+        return self.value
+
+    @classmethod
+    def parse(cls, name: str) -> "JmsType":
+        """Map a user-facing type name (``'long'``, ``'String'``, ``'bigint'``…) to a JmsType."""
+        key = name.strip().lower()
+        key = _ALIASES.get(key, key)
+        try:
+            return cls(key)
+        except ValueError:
+            raise ValueError(
+                f"unknown JMS type {name!r}; expected one of "
+                + ", ".join(t.value for t in cls if t.is_static)
+            ) from None
+
+
+_EXACT = frozenset({JmsType.BYTE, JmsType.SHORT, JmsType.INT, JmsType.LONG})
+_ALIASES = {
+    "bool": "boolean",
+    "tinyint": "byte",
+    "smallint": "short",
+    "integer": "int",
+    "bigint": "long",
+    "real": "float",
+    "str": "string",
+}
+
+
+def promote(left: JmsType, right: JmsType) -> JmsType:
+    """Java binary numeric promotion of two numeric types.
+
+    >>> promote(JmsType.BYTE, JmsType.SHORT)
+    <JmsType.INT: 'int'>
+    >>> promote(JmsType.INT, JmsType.LONG)
+    <JmsType.LONG: 'long'>
+    >>> promote(JmsType.LONG, JmsType.FLOAT)
+    <JmsType.DOUBLE: 'double'>
+    """
+    if left.is_approximate or right.is_approximate:
+        return JmsType.DOUBLE
+    if JmsType.LONG in (left, right):
+        return JmsType.LONG
+    return JmsType.INT
+
+
+def comparable(left: JmsType, right: JmsType) -> bool | None:
+    """Whether values of two static types can be compared (None: decided per message).
+
+    Numerics compare with numerics, strings with strings, booleans with booleans. Any other
+    pair is "unlike types": the comparison is FALSE, not an error.
+    """
+    if not (left.is_static and right.is_static):
+        return None
+    return left.family == right.family
