@@ -51,9 +51,11 @@ def check(root: n.Node, dialect: Dialect, text: str) -> None:
                     fail(op, "NULL cannot be compared (use IS NULL)")
                 if node.op.is_ordering:
                     _require_orderable(op, fail, node.op.value)
-            if dialect.not_binds_tighter and _is_const(node.left) and _is_const(node.right):
+            if (dialect.not_binds_tighter and _is_const(node.left) and _is_const(node.right)
+                    and not text[node.right.span.start:node.right.span.start + 1] in "+-"):
                 # ActiveMQ's checkEqualOperandCompatability: a boolean constant on the left
-                # cannot be compared with a non-boolean constant.
+                # cannot be compared with a non-boolean constant (a signed number is not a
+                # constant there: its sign is an operator).
                 if node.left.type is JmsType.BOOLEAN and node.right.type is not JmsType.BOOLEAN:
                     fail(node, f"{_show(node.left)} cannot be compared with {_show(node.right)}")
         elif isinstance(node, n.Between):
@@ -64,12 +66,12 @@ def check(root: n.Node, dialect: Dialect, text: str) -> None:
         elif isinstance(node, n.InList):
             if dialect.in_requires_identifier and not isinstance(node.operand, n.Identifier):
                 fail(node.operand, "the left side of IN must be a header or property name")
-        elif isinstance(node, n.Like):
+        elif isinstance(node, n.Like) and dialect.static_operand_checks:
             op = node.operand
             if is_predicate(op) or (isinstance(op, n.Literal) and op.type not in (JmsType.STRING, JmsType.NULL)):
                 fail(op, "LIKE applies to strings only")
         elif isinstance(node, (n.Arithmetic, n.Unary)):
-            if not dialect.string_concatenation:  # jms: arithmetic is numeric only
+            if dialect.static_operand_checks:  # jms: arithmetic is numeric only
                 for op in n.children(node):
                     if is_predicate(op) or (isinstance(op, n.Literal) and op.type in (JmsType.STRING, JmsType.BOOLEAN)):
                         fail(op, "arithmetic applies to numbers only")

@@ -16,7 +16,9 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Mapping
 
-__all__ = ["Dialect", "JMS", "ACTIVEMQ", "DIALECTS", "get_dialect", "JMS_HEADERS"]
+from .types import JmsType as _T
+
+__all__ = ["Dialect", "JMS", "ACTIVEMQ", "DIALECTS", "get_dialect", "JMS_HEADERS", "ACTIVEMQ_COMPARISON_PROMOTION"]
 
 #: Headers the JMS specification makes selectable.
 JMS_HEADERS = frozenset(
@@ -53,6 +55,37 @@ class Dialect:
     string_concatenation : bool
         ``'a' + x`` concatenates when the left value is a string (ActiveMQ); otherwise it is a
         type error (UNKNOWN).
+    comparison_promotion : Mapping or None
+        ``(left type, right type) → type both are converted to`` before a comparison; a pair of
+        different numeric types that is absent compares FALSE. None: Java's symmetric binary
+        numeric promotion. ActiveMQ's table is asymmetric (``int = byte`` is FALSE, ``byte = int``
+        is compared).
+    float_arithmetic_as_double : bool
+        ``+ - * / %`` with a float operand compute in double (ActiveMQ) instead of Java float.
+    null_equality : str
+        ``"unknown"``: ``=`` with a NULL operand is UNKNOWN (SQL, JMS). ``"activemq"``: NULL on
+        the left is UNKNOWN, NULL only on the right is FALSE, NULL on both sides is TRUE.
+    ne_is_not_eq : bool
+        ``a <> b`` is ``NOT (a = b)``, so unlike types give TRUE (ActiveMQ); otherwise ``<>`` of
+        unlike types is FALSE like every other comparison of unlike types.
+    in_non_string_unknown : bool
+        ``x [NOT] IN (...)`` where x is not a string is UNKNOWN (ActiveMQ) rather than FALSE
+        (TRUE when negated).
+    not_between_as_or : bool
+        ``x NOT BETWEEN a AND b`` is ``x < a OR x > b`` (ActiveMQ) rather than
+        ``NOT (x BETWEEN a AND b)``.
+    static_operand_checks : bool
+        Reject at parse time arithmetic on string/boolean literals and LIKE on non-string
+        literals (JMS). ActiveMQ only fails, or gives FALSE, when the message is evaluated.
+    unary_plus_identity : bool
+        Unary ``+`` returns its operand unchanged, whatever its type (ActiveMQ); otherwise it is
+        numeric only (a string or boolean gives NULL).
+    comments : bool
+        Accept ``/* … */`` and ``-- …<newline>`` comments (ActiveMQ's grammar has them; the JMS
+        specification has none).
+    unicode_identifiers : bool
+        Identifiers may use any Java letter (JMS); ActiveMQ's grammar takes ASCII letters,
+        digits, ``_`` and ``$`` only.
     compare_to_doubles : bool
         Doubles compare with ``Double.equals`` / ``Double.compareTo`` (NaN = NaN, NaN is the
         greatest value, -0.0 < 0.0) instead of Java ``==``/``<`` (NaN equals nothing, -0.0 = 0.0).
@@ -76,12 +109,24 @@ class Dialect:
     modulo: bool = False
     string_concatenation: bool = False
     compare_to_doubles: bool = False
-    in_requires_identifier: bool = False
+    comparison_promotion: "Mapping | None" = None
+    float_arithmetic_as_double: bool = False
+    null_equality: str = "unknown"
+    ne_is_not_eq: bool = False
+    in_non_string_unknown: bool = False
+    not_between_as_or: bool = False
+    static_operand_checks: bool = True
+    unary_plus_identity: bool = False
+    comments: bool = False
+    unicode_identifiers: bool = True
+    in_requires_identifier: bool = True
     headers: frozenset = JMS_HEADERS
     header_aliases: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     max_length: int | None = None
 
     def __post_init__(self):
+        if self.null_equality not in ("unknown", "activemq"):
+            raise ValueError(f"null_equality must be 'unknown' or 'activemq', not {self.null_equality!r}")
         if self.integer_division not in ("truncate", "double"):
             raise ValueError(f"integer_division must be 'truncate' or 'double', not {self.integer_division!r}")
 
@@ -98,6 +143,22 @@ class Dialect:
         return replace(self, **changes)
 
 
+_NUMERIC = (_T.BYTE, _T.SHORT, _T.INT, _T.LONG, _T.FLOAT, _T.DOUBLE)
+
+#: ActiveMQ ComparisonExpression.compare: which (left, right) classes it converts, and to what.
+#: Measured with the oracle: `byte = int` compares, `int = byte` is FALSE; long vs float is float.
+ACTIVEMQ_COMPARISON_PROMOTION = MappingProxyType({
+    **{(t, t): t for t in _NUMERIC},
+    (_T.BYTE, _T.SHORT): _T.SHORT, (_T.BYTE, _T.INT): _T.INT, (_T.BYTE, _T.LONG): _T.LONG,
+    (_T.BYTE, _T.FLOAT): _T.FLOAT, (_T.BYTE, _T.DOUBLE): _T.DOUBLE,
+    (_T.SHORT, _T.INT): _T.INT, (_T.SHORT, _T.LONG): _T.LONG, (_T.SHORT, _T.FLOAT): _T.FLOAT,
+    (_T.SHORT, _T.DOUBLE): _T.DOUBLE,
+    (_T.INT, _T.LONG): _T.LONG, (_T.INT, _T.FLOAT): _T.FLOAT, (_T.INT, _T.DOUBLE): _T.DOUBLE,
+    (_T.LONG, _T.INT): _T.LONG, (_T.LONG, _T.FLOAT): _T.FLOAT, (_T.LONG, _T.DOUBLE): _T.DOUBLE,
+    (_T.FLOAT, _T.INT): _T.FLOAT, (_T.FLOAT, _T.LONG): _T.FLOAT, (_T.FLOAT, _T.DOUBLE): _T.DOUBLE,
+    (_T.DOUBLE, _T.INT): _T.DOUBLE, (_T.DOUBLE, _T.LONG): _T.DOUBLE, (_T.DOUBLE, _T.FLOAT): _T.DOUBLE,
+})
+
 JMS = Dialect(name="jms")
 
 ACTIVEMQ = Dialect(
@@ -111,6 +172,16 @@ ACTIVEMQ = Dialect(
     modulo=True,
     string_concatenation=True,
     compare_to_doubles=True,
+    comparison_promotion=ACTIVEMQ_COMPARISON_PROMOTION,
+    float_arithmetic_as_double=True,
+    null_equality="activemq",
+    ne_is_not_eq=True,
+    in_non_string_unknown=True,
+    not_between_as_or=True,
+    static_operand_checks=False,
+    unary_plus_identity=True,
+    comments=True,
+    unicode_identifiers=False,
     in_requires_identifier=True,
     headers=JMS_HEADERS | {"JMSRedelivered", "JMSExpiration", "JMSReplyTo", "JMSDestination"},
 )

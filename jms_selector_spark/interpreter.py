@@ -82,23 +82,24 @@ class ReferenceInterpreter(NodeVisitor):
     def visit_Between(self, node):
         v, lo, hi = self.visit(node.operand), self.visit(node.low), self.visit(node.high)
         C = n.CompareOp
-        if self.d.null_between_is_false:
+        if self.d.null_between_is_false:  # JMS: two-valued, NULL anywhere is FALSE
             if v is None or lo is None or hi is None:
                 t = False
             else:
                 t = sem.compare(C.GE, v, lo, self.d) and sem.compare(C.LE, v, hi, self.d)
             return self._bool((not t) if node.negated else t)
-        if node.negated:  # ActiveMQ: x < low OR x > high
-            t = sem.kleene_or([sem.compare(C.LT, v, lo, self.d), sem.compare(C.GT, v, hi, self.d)])
-        else:
-            t = sem.kleene_and([sem.compare(C.GE, v, lo, self.d), sem.compare(C.LE, v, hi, self.d)])
-        return self._bool(t)
+        if node.negated and self.d.not_between_as_or:  # ActiveMQ: x < low OR x > high
+            return self._bool(sem.kleene_or([sem.compare(C.LT, v, lo, self.d), sem.compare(C.GT, v, hi, self.d)]))
+        t = sem.kleene_and([sem.compare(C.GE, v, lo, self.d), sem.compare(C.LE, v, hi, self.d)])
+        return self._bool(sem.kleene_not(t) if node.negated else t)
 
     def visit_InList(self, node):
         v = self.visit(node.operand)
         if v is None:
             return None
         if v.type is not JmsType.STRING:
+            if self.d.in_non_string_unknown:
+                return None
             t = False
         else:
             t = any(v.value == lit.value for lit in node.values)

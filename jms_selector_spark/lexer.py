@@ -28,9 +28,9 @@ _ID_PART = r"[\w$\u00a2-\u00a5\u20a0-\u20cf\u0300-\u036f\u200c\u200d]"
 _NUMBER = r"(?:\d+\.\d*|\.\d+|\d+)(?:[eE][+-]?\d+)?" + _ID_PART + r"*"
 _APPROX = re.compile(r"(?:(?:\d+\.\d*|\.\d+)(?:[eE][+-]?\d+)?|\d+[eE][+-]?\d+)\Z")
 _DECIMAL = re.compile(r"(?:0|[1-9]\d*)\Z")
-_EXT_DECIMAL = re.compile(r"(?:[1-9]\d*|0)[lL]?\Z")
-_HEX = re.compile(r"0[xX][0-9a-fA-F]+[lL]?\Z")
-_OCTAL = re.compile(r"0[0-7]+[lL]?\Z")
+_EXT_DECIMAL = re.compile(r"[1-9]\d*[lL]?\Z")
+_HEX = re.compile(r"0[xX][0-9a-fA-F]+\Z")
+_OCTAL = re.compile(r"0[0-7]+\Z")
 
 
 class SelectorLexer:
@@ -71,6 +71,20 @@ class SelectorLexer:
         self._text = ""
         self._lexer = lex.lex(object=self, optimize=False, debug=False, errorlog=lex.NullLogger())
 
+    # Comments exist only in dialects that have them (ActiveMQ): /* ... */ (not nested) and a
+    # `--` comment that a line break ends. Listed first so that `--` is not two minus signs there.
+    def t_COMMENT(self, t):
+        r"/\*(?:[^*]|\*(?!/))*\*/|--[^\n\r]*(?:\r\n|\n|\r)"
+        if not self.dialect.comments:
+            if t.value.startswith("/*"):
+                self._fail("comments are not part of JMS selectors", t.lexpos, 2)
+            # jms: `--` is two minus signs; give the text back to the other rules.
+            t.lexer.lexpos = t.lexpos + 1
+            t.type = "MINUS"
+            t.value = "-"
+            return t
+        return None
+
     # A string literal: '' inside stands for one quote. Must come before the unterminated rule.
     def t_STRING(self, t):
         r"'(?:[^']|'')*'"
@@ -91,6 +105,10 @@ class SelectorLexer:
 
     @lex.TOKEN("(?:" + _ID_START + ")" + _ID_PART + "*")
     def t_IDENTIFIER(self, t):
+        if not self.dialect.unicode_identifiers and not t.value.isascii():
+            bad = next(i for i, c in enumerate(t.value) if not c.isascii())
+            self._fail(f"unexpected character {t.value[bad]!r} (the {self.dialect.name!r} dialect takes ASCII"
+                       " identifiers only)", t.lexpos + bad, 1)
         t.type = RESERVED.get(t.value.upper(), "IDENTIFIER")
         return t
 

@@ -7,8 +7,9 @@ exact for this pattern language, and it never backtracks. Both broker anchors ba
 ActiveMQ turns LIKE into a ``java.util.regex`` (it never finishes RabbitMQ's 5,000-character
 ``'%_%_%_…'`` test pattern) and Spark 4.3's LIKE took 33 s on one 41-character row.
 
-The escape character, when given, makes the next character literal, whatever it is; an escape at
-the very end of the pattern stands for itself (as in ActiveMQ and Artemis). ``_`` matches one
+The escape character, when given, makes a following ``%``, ``_`` or escape character literal;
+before any other character, or at the very end of the pattern, it stands for itself (as ActiveMQ
+and Artemis do: ``'a!b' ESCAPE '!'`` matches ``'a!b'``). ``_`` matches one
 character (one Unicode code point), including line terminators.
 """
 from __future__ import annotations
@@ -25,7 +26,7 @@ def like_tokens(pattern: str, escape: str | None):
     i, n = 0, len(pattern)
     while i < n:
         c = pattern[i]
-        if escape is not None and c == escape and i + 1 < n:
+        if escape is not None and c == escape and i + 1 < n and pattern[i + 1] in ("%", "_", escape):
             out.append(("lit", pattern[i + 1]))
             i += 2
             continue

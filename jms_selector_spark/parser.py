@@ -100,7 +100,9 @@ class _Grammar:
         """unary_expression : PLUS unary_expression
                             | MINUS unary_expression"""
         operand, span = p[2], self._span(p, 1, 2)
-        if isinstance(operand, n.Literal) and operand.type.is_numeric:
+        if p[1] == "+" and self.dialect.unary_plus_identity:
+            p[0] = operand  # ActiveMQ: `+x` is x, whatever x is (so `+'a' < 1` is rejected)
+        elif isinstance(operand, n.Literal) and operand.type.is_numeric:
             # Fold the sign into the literal; the type stays that of the unsigned literal.
             value = -operand.value if p[1] == "-" else operand.value
             p[0] = n.Literal(value, operand.type, span=span)
@@ -129,8 +131,10 @@ class _Grammar:
 
     def p_literal_exact(self, p):
         "literal : EXACT_NUMERIC"
-        value = p[1][0]
-        narrow = self.dialect.narrow_int_literals and INT_MIN <= value <= INT_MAX
+        value, raw = p[1]
+        # ActiveMQ narrows decimal literals that fit to int; hex and octal stay long.
+        decimal = not (raw[:1] == "0" and len(raw) > 1)
+        narrow = self.dialect.narrow_int_literals and decimal and INT_MIN <= value <= INT_MAX
         p[0] = n.Literal(value, JmsType.INT if narrow else JmsType.LONG, span=self._tok_span(p, 1))
 
     def p_literal_approx(self, p):

@@ -14,7 +14,7 @@ from .nodes import ArithOp, CompareOp
 from .types import JmsType, promote
 from .values import TypedValue
 
-__all__ = ["truth", "compare", "arithmetic", "negate", "identity", "kleene_and", "kleene_or", "kleene_not"]
+__all__ = ["truth", "compare", "arithmetic", "arithmetic_type", "negate", "identity", "kleene_and", "kleene_or", "kleene_not"]
 
 _BOOL = JmsType.BOOLEAN
 
@@ -68,17 +68,37 @@ def _utf16(s: str) -> bytes:
     return s.encode("utf-16-be", "surrogatepass")
 
 
+def _common_type(lt: JmsType, rt: JmsType, d: Dialect) -> "JmsType | None":
+    if d.comparison_promotion is None:
+        return promote(lt, rt)
+    return d.comparison_promotion.get((lt, rt))
+
+
 def compare(op: CompareOp, lv, rv, d: Dialect) -> "bool | None":
-    """``lv op rv``: UNKNOWN if either is NULL, FALSE for unlike types, else the comparison."""
+    """``lv op rv``: UNKNOWN if an operand is NULL, FALSE for unlike types, else the comparison.
+
+    With ``d.ne_is_not_eq``, ``<>`` is ``NOT =`` (so unlike types give TRUE); with
+    ``d.null_equality == "activemq"`` equality treats NULL as ActiveMQ does (see `Dialect`).
+    """
+    if op is CompareOp.NE and d.ne_is_not_eq:
+        return kleene_not(compare(CompareOp.EQ, lv, rv, d))
     if lv is None or rv is None:
+        if op is CompareOp.EQ and d.null_equality == "activemq" and lv is not None:
+            return False
+        if op is CompareOp.EQ and d.null_equality == "activemq" and rv is None:
+            return True
         return None
     lf, rf = lv.type.family, rv.type.family
     if lf != rf:
         return False
     if lf == "numeric":
-        t = promote(lv.type, rv.type)
-        if t is JmsType.DOUBLE:
+        t = _common_type(lv.type, rv.type, d)
+        if t is None:
+            return False
+        if t.is_approximate:
             a, b = float(lv.value), float(rv.value)
+            if t is JmsType.FLOAT:
+                a, b = jn.to_float32(a), jn.to_float32(b)
             if d.compare_to_doubles:
                 return _order(op, jn.compare_to(a, b))
             return {
@@ -104,6 +124,14 @@ def compare(op: CompareOp, lv, rv, d: Dialect) -> "bool | None":
     return _order(op, (a > b) - (a < b))
 
 
+def arithmetic_type(lt: JmsType, rt: JmsType, d: Dialect) -> JmsType:
+    """The type ``lt op rt`` computes in (Java promotion; ActiveMQ computes floats in double)."""
+    t = promote(lt, rt)
+    if t is JmsType.FLOAT and d.float_arithmetic_as_double:
+        return JmsType.DOUBLE
+    return t
+
+
 def _num(t: JmsType, value) -> TypedValue:
     return TypedValue(t, value)
 
@@ -116,21 +144,25 @@ def arithmetic(op: ArithOp, lv, rv, d: Dialect) -> "TypedValue | None":
         return TypedValue(JmsType.STRING, lv.value + _java_str(rv))
     if not (lv.type.is_numeric and rv.type.is_numeric):
         return None
-    t = promote(lv.type, rv.type)
+    t = arithmetic_type(lv.type, rv.type, d)
     a, b = lv.value, rv.value
-    if t is JmsType.DOUBLE:
+    if op is ArithOp.MODULO and d.integer_division == "double":
+        t = JmsType.DOUBLE  # ActiveMQ computes % in double too (7 % 0 is NaN)
+    if t.is_approximate:
         a, b = float(a), float(b)
         if op is ArithOp.PLUS:
             r = a + b
         elif op is ArithOp.MINUS:
             r = a - b
         elif op is ArithOp.TIMES:
-            r = _fmul(a, b)
+            r = a * b
         elif op is ArithOp.DIVIDE:
             r = jn.java_ddiv(a, b)
         else:
             r = jn.java_drem(a, b)
-        return _num(JmsType.DOUBLE, r)
+        # Java float arithmetic: the exact double result of two floats, rounded to float, is
+        # what float arithmetic gives for + - * / (and %), since double has > 2×24+2 bits.
+        return _num(t, jn.to_float32(r) if t is JmsType.FLOAT else r)
     wrap = jn.wrap_int if t is JmsType.INT else jn.wrap_long
     if op is ArithOp.PLUS:
         return _num(t, wrap(a + b))
@@ -149,13 +181,6 @@ def arithmetic(op: ArithOp, lv, rv, d: Dialect) -> "TypedValue | None":
     return _num(t, jn.java_irem(a, b))
 
 
-def _fmul(a: float, b: float) -> float:
-    try:
-        return a * b
-    except OverflowError:  # pragma: no cover - Python floats do not raise on overflow
-        return math.copysign(math.inf, a) * math.copysign(1, b)
-
-
 def negate(v, d: Dialect) -> "TypedValue | None":
     """Unary minus: Java promotion (byte/short → int), wraparound; NULL for non-numerics."""
     if v is None or not v.type.is_numeric:
@@ -169,7 +194,7 @@ def negate(v, d: Dialect) -> "TypedValue | None":
 
 def identity(v, d: Dialect) -> "TypedValue | None":
     """Unary plus: numbers unchanged; other values pass through only where the dialect says so."""
-    if v is None or v.type.is_numeric or d.string_concatenation:
+    if v is None or v.type.is_numeric or d.unary_plus_identity:
         return v
     return None
 

@@ -95,17 +95,21 @@ _ALIASES = {
 
 
 def promote(left: JmsType, right: JmsType) -> JmsType:
-    """Java binary numeric promotion of two numeric types.
+    """Java binary numeric promotion of two numeric types (JLS 5.6.2).
 
     >>> promote(JmsType.BYTE, JmsType.SHORT)
     <JmsType.INT: 'int'>
     >>> promote(JmsType.INT, JmsType.LONG)
     <JmsType.LONG: 'long'>
     >>> promote(JmsType.LONG, JmsType.FLOAT)
+    <JmsType.FLOAT: 'float'>
+    >>> promote(JmsType.FLOAT, JmsType.DOUBLE)
     <JmsType.DOUBLE: 'double'>
     """
-    if left.is_approximate or right.is_approximate:
+    if JmsType.DOUBLE in (left, right):
         return JmsType.DOUBLE
+    if JmsType.FLOAT in (left, right):
+        return JmsType.FLOAT
     if JmsType.LONG in (left, right):
         return JmsType.LONG
     return JmsType.INT

@@ -1,0 +1,238 @@
+"""Binding a selector to a table: each name → a column reference and a JMS type.
+
+This is where the data model of DESIGN.md lives (and nowhere else):
+
+- headers come from top-level columns, by default named as the header (``JMSType``), remappable
+  with ``headers={"JMSType": "msg_type"}``; ``JMSDeliveryMode`` may be a string column
+  (``'PERSISTENT'``) or an integer one (2 = PERSISTENT, 1 = NON_PERSISTENT); ``JMSTimestamp`` a
+  BIGINT of epoch millis or a TIMESTAMP (read as epoch millis);
+- properties come from the ``properties`` column (name configurable) when the table has one —
+  a STRUCT (one typed field per property), a ``MAP<STRING, T>`` (every value of type T), or a
+  VARIANT (each value keeps its own type per row) — and otherwise from typed top-level columns
+  ("flat");
+- resolution is case-sensitive whatever ``spark.sql.caseSensitive`` says; a property the table
+  does not have is NULL (type `JmsType.NULL`), never a column that merely differs in case;
+- Spark types map to JMS types: boolean → boolean; tinyint/smallint/int/bigint → byte/short/int/
+  long; float/double → float/double; string → string; decimal → long when its scale is 0, else
+  double; timestamp → long epoch millis. Anything else is not selectable: referring to such a
+  column raises `SelectorBindingError` naming it.
+
+The schema is read by duck typing (``fields``, ``dataType.typeName()``), so this module does not
+import pyspark. A plain ``{"column": "jms type"}`` dict also works as a flat schema.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Mapping
+
+from . import nodes as n
+from .errors import SelectorBindingError
+from .selector import Selector
+from .types import JmsType
+from .values import HEADER_TYPES
+
+__all__ = ["Binding", "ColumnRef", "BoundSelector", "bind", "jms_type_of_spark"]
+
+_SIMPLE = {
+    "boolean": JmsType.BOOLEAN,
+    "byte": JmsType.BYTE,
+    "short": JmsType.SHORT,
+    "integer": JmsType.INT,
+    "long": JmsType.LONG,
+    "float": JmsType.FLOAT,
+    "double": JmsType.DOUBLE,
+    "string": JmsType.STRING,
+    "varchar": JmsType.STRING,
+    "char": JmsType.STRING,
+}
+
+
+@dataclass(frozen=True)
+class Binding:
+    """How a table holds messages.
+
+    Parameters
+    ----------
+    headers : Mapping[str, str]
+        JMS header name → column name, for headers whose column is not named as the header.
+    properties : str
+        Name of the column holding the application properties (STRUCT, MAP or VARIANT). When
+        the table has no such column, properties are its other top-level columns ("flat").
+    """
+
+    headers: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    properties: str = "properties"
+
+    @classmethod
+    def of(cls, headers=None, properties="properties") -> "Binding":
+        return cls(MappingProxyType(dict(headers or {})), properties)
+
+    def __hash__(self):
+        return hash((tuple(sorted(self.headers.items())), self.properties))
+
+
+@dataclass(frozen=True)
+class ColumnRef:
+    """Where one selector name lives in the table, and its JMS type.
+
+    Attributes
+    ----------
+    name : str
+        The name as the selector writes it.
+    path : tuple[str, ...]
+        Column path: ``("JMSType",)``, ``("properties", "weight")``. Empty for a missing name.
+    access : str
+        ``"column"`` (top-level or struct field), ``"map"`` (``path[0][path[1]]``), ``"variant"``
+        (a key of a VARIANT object), or ``"missing"`` (always NULL).
+    type : JmsType
+        The JMS type of every value (DYNAMIC for VARIANT, NULL for missing).
+    conversion : str or None
+        ``"delivery_mode"`` (int column → 'PERSISTENT'/'NON_PERSISTENT'), ``"epoch_millis"``
+        (TIMESTAMP → long), ``"decimal"`` (DECIMAL → long/double), or None.
+    spark_type : str
+        The Spark type name of the source (``typeName()``), for messages and explain.
+    """
+
+    name: str
+    path: tuple
+    access: str
+    type: JmsType
+    conversion: "str | None" = None
+    spark_type: str = ""
+    header: bool = False
+
+
+@dataclass(frozen=True)
+class BoundSelector:
+    """A selector plus where each of its names lives in one table."""
+
+    selector: Selector
+    refs: Mapping[str, ColumnRef]
+    binding: Binding
+
+    @property
+    def root(self):
+        return self.selector.root
+
+    @property
+    def dialect(self):
+        return self.selector.dialect
+
+    def source_columns(self) -> tuple:
+        """Top-level columns the selector reads (what a UDF must be sent), in first-use order."""
+        out = {}
+        for ref in self.refs.values():
+            if ref.path:
+                out.setdefault(ref.path[0], None)
+        return tuple(out)
+
+
+def jms_type_of_spark(data_type) -> "tuple[JmsType, str | None] | None":
+    """(JMS type, conversion) for a Spark DataType, or None when it is not selectable."""
+    name = data_type.typeName() if hasattr(data_type, "typeName") else str(data_type)
+    if name in _SIMPLE:
+        return _SIMPLE[name], None
+    if name == "decimal":
+        return (JmsType.LONG if data_type.scale == 0 else JmsType.DOUBLE), "decimal"
+    if name in ("timestamp", "timestamp_ntz"):
+        return JmsType.LONG, "epoch_millis"
+    return None
+
+
+def _fields(schema) -> dict:
+    if isinstance(schema, Mapping):
+        return {k: _TypeName(v) for k, v in schema.items()}
+    return {f.name: f.dataType for f in schema.fields}
+
+
+class _TypeName:
+    """A type given by name in a dict schema ("long", "string", "int"...)."""
+
+    def __init__(self, name):
+        t = name if isinstance(name, JmsType) else JmsType.parse(str(name))
+        self.jms = t
+        self._name = {JmsType.INT: "integer", JmsType.STRING: "string"}.get(t, t.value)
+
+    def typeName(self):
+        return self._name
+
+
+def bind(selector: Selector, schema, binding: "Binding | None" = None) -> BoundSelector:
+    """Resolve every name of ``selector`` against ``schema`` (a Spark StructType, or a dict).
+
+    Raises `SelectorBindingError` (with the name's position) for a name whose column cannot be
+    selected, such as an ARRAY or a DATE column, or a MAP whose keys are not strings.
+    """
+    binding = binding or Binding()
+    fields = _fields(schema)
+    props_type = fields.get(binding.properties)
+    header_columns = {binding.headers.get(h, h) for h in selector.dialect.headers}
+    refs = {}
+    for name in selector.identifiers:
+        refs[name] = _resolve(name, selector, fields, props_type, header_columns, binding)
+    return BoundSelector(selector, MappingProxyType(refs), binding)
+
+
+def _first_span(selector: Selector, name: str):
+    for node in n.walk(selector.root):
+        if isinstance(node, n.Identifier) and node.name == name:
+            return node.span
+    return None
+
+
+def _unselectable(selector, name, column, data_type, why=""):
+    tname = data_type.typeName() if hasattr(data_type, "typeName") else str(data_type)
+    raise SelectorBindingError(
+        f"{name!r} refers to column {column!r} of type {tname}, which a selector cannot use{why}"
+        " (selectable: boolean, tinyint, smallint, int, bigint, float, double, decimal, string, timestamp)",
+        selector.text,
+        _first_span(selector, name),
+    )
+
+
+def _typed_ref(selector, name, path, access, data_type, header=False) -> ColumnRef:
+    if isinstance(data_type, _TypeName):
+        return ColumnRef(name, path, access, data_type.jms, None, data_type.typeName(), header)
+    found = jms_type_of_spark(data_type)
+    if found is None:
+        _unselectable(selector, name, ".".join(path), data_type)
+    jms, conv = found
+    return ColumnRef(name, path, access, jms, conv, data_type.typeName(), header)
+
+
+def _resolve(name, selector, fields, props_type, header_columns, binding) -> ColumnRef:
+    d = selector.dialect
+    header = d.header_for(name)
+    if header is not None:
+        column = binding.headers.get(header, header)
+        if column not in fields:
+            return ColumnRef(name, (), "missing", JmsType.NULL, header=True)
+        dt = fields[column]
+        want = HEADER_TYPES.get(header, JmsType.STRING)
+        ref = _typed_ref(selector, name, (column,), "column", dt, header=True)
+        if header == "JMSDeliveryMode" and ref.type.is_exact:
+            return ColumnRef(name, (column,), "column", JmsType.STRING, "delivery_mode", ref.spark_type, True)
+        if want.is_exact and not ref.type.is_exact or want is JmsType.STRING and ref.type is not JmsType.STRING:
+            _unselectable(selector, name, column, dt, f": header {header} needs a {want.value} column")
+        return ref
+    if props_type is not None:
+        kind = props_type.typeName()
+        if kind == "struct":
+            sub = {f.name: f.dataType for f in props_type.fields}
+            if name not in sub:
+                return ColumnRef(name, (), "missing", JmsType.NULL)
+            return _typed_ref(selector, name, (binding.properties, name), "column", sub[name])
+        if kind == "map":
+            if props_type.keyType.typeName() != "string":
+                _unselectable(selector, name, binding.properties, props_type, ": map keys must be strings")
+            ref = _typed_ref(selector, name, (binding.properties, name), "map", props_type.valueType)
+            return ref
+        if kind == "variant":
+            return ColumnRef(name, (binding.properties, name), "variant", JmsType.DYNAMIC, None, "variant")
+        _unselectable(selector, name, binding.properties, props_type,
+                      ": the properties column must be a STRUCT, MAP<STRING, T> or VARIANT")
+    # flat layout: any top-level column that is not a header column
+    if name in fields and name not in header_columns:
+        return _typed_ref(selector, name, (name,), "column", fields[name])
+    return ColumnRef(name, (), "missing", JmsType.NULL)

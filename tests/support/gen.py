@@ -1,0 +1,188 @@
+"""Random selectors and typed messages for differential testing (seeded, reproducible).
+
+`CaseGenerator(seed, dialect).case(i)` returns one case in the oracle's JSON shape::
+
+    {"id", "selector", "message": {"headers": {...}, "properties": {name: {"type", "value"}}}}
+
+plus ``types`` / ``props`` / ``headers`` ready for `evaluate`. Selectors are built as trees of
+the constructs of the language over a few property names whose JMS type changes from message to
+message, with literal values drawn from the edges (0, -0.0, NaN, ±Infinity, int/long limits,
+empty and non-ASCII strings, LIKE metacharacters). A fraction of the text is deliberately broken
+so the generated batch also checks what is rejected.
+"""
+from __future__ import annotations
+
+import math
+import random
+
+INT_MIN, INT_MAX = -(2**31), 2**31 - 1
+LONG_MIN, LONG_MAX = -(2**63), 2**63 - 1
+
+NAMES = ["a", "b", "c", "s", "t", "x"]
+STRINGS = ["", "a", "ab", "abc", "A", "b", "%", "_", "a%b", "a_c", "é", "\U0001F600", "x\ny", "O'Brien", "!", "\\", "10", "1.5", "true"]
+PATTERN_CHARS = ["a", "b", "c", "%", "_", "!", "\\", "é", "'", "x"]
+INTS = [0, 1, -1, 2, 3, 5, 7, -7, 10, 100, 127, -128, 255, 32767, -32768, INT_MAX, INT_MIN, 2**31, LONG_MAX, LONG_MIN, 2**53 + 1]
+DOUBLES = [0.0, -0.0, 1.0, -1.0, 1.5, 2.5, 0.1, 1e300, -1e300, 1e-300, math.inf, -math.inf, math.nan, 3.0, 7.0, 2147483648.0, 9007199254740992.0]
+ESCAPES = ["!", "\\", "a", "%", "_"]
+TYPES = ["boolean", "byte", "short", "int", "long", "float", "double", "string"]
+_RANGE = {"byte": (-128, 127), "short": (-32768, 32767), "int": (INT_MIN, INT_MAX), "long": (LONG_MIN, LONG_MAX)}
+
+
+def _q(s: str) -> str:
+    return "'" + s.replace("'", "''") + "'"
+
+
+def _fmt_double(v: float) -> str:
+    if math.isinf(v):
+        return "1E999" if v > 0 else "-1E999"
+    r = repr(v)
+    return r if any(ch in r for ch in ".eE") else r + ".0"
+
+
+def encode_value(t: str, v):
+    """JSON-safe form of a typed value (strings for NaN/Infinity and longs beyond 2^53)."""
+    if t in ("float", "double") and (math.isnan(v) or math.isinf(v)):
+        return "NaN" if math.isnan(v) else ("Infinity" if v > 0 else "-Infinity")
+    if t == "long" and abs(v) > 2**53:
+        return str(v)
+    return v
+
+
+class CaseGenerator:
+    def __init__(self, seed: int, dialect: str = "jms"):
+        self.rng = random.Random(seed)
+        self.dialect = dialect
+        self.activemq = dialect == "activemq"
+
+    # -- messages ---------------------------------------------------------------------------
+    def value_of(self, t: str):
+        r = self.rng
+        if t == "boolean":
+            return r.random() < 0.5
+        if t in _RANGE:
+            lo, hi = _RANGE[t]
+            cands = [v for v in INTS if lo <= v <= hi]
+            return r.choice(cands) if r.random() < 0.8 else r.randint(lo, hi)
+        if t == "float":
+            v = r.choice(DOUBLES + [0.5, 1.1, 100.25])
+            import struct
+            try:
+                return struct.unpack("<f", struct.pack("<f", v))[0]
+            except OverflowError:
+                return math.copysign(math.inf, v)
+        if t == "double":
+            return r.choice(DOUBLES) if r.random() < 0.8 else r.uniform(-10, 10)
+        return r.choice(STRINGS)
+
+    def message(self):
+        r = self.rng
+        props, types = {}, {}
+        for name in NAMES:
+            if r.random() < 0.8:
+                t = r.choice(TYPES)
+                props[name] = self.value_of(t)
+                types[name] = t
+        headers = {
+            "JMSType": r.choice(["car", "truck", "Car", ""]),
+            "JMSPriority": r.randint(0, 9),
+            "JMSDeliveryMode": r.choice(["PERSISTENT", "NON_PERSISTENT"]),
+            "JMSTimestamp": r.choice([0, 1, 1767225600000, LONG_MAX]),
+        }
+        if r.random() < 0.5:
+            headers["JMSCorrelationID"] = r.choice(["ID:1", "abc", ""])
+        return headers, props, types
+
+    # -- selectors --------------------------------------------------------------------------
+    def literal(self):
+        r = self.rng
+        k = r.random()
+        if k < 0.35:
+            v = r.choice(INTS[:17] + [LONG_MAX])
+            return str(v) if v >= 0 else f"-{-v}" if r.random() < 0.5 else str(v)
+        if k < 0.6:
+            return _fmt_double(r.choice([v for v in DOUBLES if not math.isnan(v)] + [0.5, 2.0]))
+        if k < 0.85:
+            return _q(r.choice(STRINGS))
+        return r.choice(["TRUE", "FALSE", "true", "False"])
+
+    def value(self, depth: int) -> str:
+        r = self.rng
+        k = r.random()
+        if depth <= 0 or k < 0.45:
+            return r.choice(NAMES)
+        if k < 0.7:
+            return self.literal()
+        if k < 0.9:
+            ops = ["+", "-", "*", "/"] + (["%"] if self.activemq else [])
+            return f"{self.value(depth - 1)} {r.choice(ops)} {self.value(depth - 1)}"
+        if k < 0.95:
+            return f"-{self.value(depth - 1)}" if r.random() < 0.8 else f"+{self.value(depth - 1)}"
+        return f"({self.value(depth - 1)})"
+
+    def pattern(self) -> str:
+        r = self.rng
+        return "".join(r.choice(PATTERN_CHARS) for _ in range(r.randint(0, 5)))
+
+    def predicate(self, depth: int) -> str:
+        r = self.rng
+        k = r.random()
+        if depth > 0 and k < 0.22:
+            op = r.choice([" AND ", " OR ", " and ", " or "])
+            return f"{self.predicate(depth - 1)}{op}{self.predicate(depth - 1)}"
+        if depth > 0 and k < 0.3:
+            return f"NOT {self.predicate(depth - 1)}" if r.random() < 0.5 else f"NOT ({self.predicate(depth - 1)})"
+        if depth > 0 and k < 0.35:
+            return f"({self.predicate(depth - 1)})"
+        k = r.random()
+        if k < 0.4:
+            op = r.choice(["=", "<>", "<", ">", "<=", ">="])
+            return f"{self.value(depth - 1)} {op} {self.value(depth - 1)}"
+        if k < 0.5:
+            neg = "NOT " if r.random() < 0.4 else ""
+            return f"{self.value(depth - 1)} {neg}BETWEEN {self.value(depth - 1)} AND {self.value(depth - 1)}"
+        if k < 0.6:
+            neg = "NOT " if r.random() < 0.4 else ""
+            vals = ", ".join(_q(r.choice(STRINGS)) for _ in range(r.randint(1, 3)))
+            return f"{r.choice(NAMES)} {neg}IN ({vals})"
+        if k < 0.72:
+            neg = "NOT " if r.random() < 0.4 else ""
+            esc = (" ESCAPE " + _q(r.choice(ESCAPES))) if r.random() < 0.3 else ""
+            return f"{r.choice(NAMES)} {neg}LIKE {_q(self.pattern())}{esc}"
+        if k < 0.8:
+            return f"{self.value(depth - 1)} IS {'NOT ' if r.random() < 0.5 else ''}NULL"
+        if k < 0.9:
+            return r.choice(NAMES)
+        if k < 0.95:
+            return r.choice(["TRUE", "FALSE"])
+        return f"{r.choice(NAMES)} = {self.literal()}"
+
+    def break_text(self, text: str) -> str:
+        r = self.rng
+        k = r.random()
+        pos = r.randint(0, len(text))
+        if k < 0.3:
+            return text[:pos] + r.choice([" AND", "(", ")", "'", ",", " NOT", "=", " IN", "NULL"]) + text[pos:]
+        if k < 0.6:
+            return text[:pos]
+        return text[:pos] + text[pos + 1:]
+
+    def selector(self) -> str:
+        text = self.predicate(self.rng.randint(1, 4))
+        if self.rng.random() < 0.08:
+            text = self.break_text(text)
+        return text
+
+    def case(self, i: int) -> dict:
+        sel = self.selector()
+        headers, props, types = self.message()
+        return {
+            "id": f"{self.dialect}-{i}",
+            "selector": sel,
+            "message": {
+                "headers": headers,
+                "properties": {k: {"type": types[k], "value": encode_value(types[k], v)} for k, v in props.items()},
+            },
+            "headers": headers,
+            "props": props,
+            "types": types,
+        }
