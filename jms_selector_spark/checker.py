@@ -27,6 +27,8 @@ from .types import LONG_MAX, LONG_MIN, JmsType
 __all__ = ["check", "is_predicate"]
 
 _PREDICATES = (n.Not, n.And, n.Or, n.Comparison, n.Between, n.InList, n.Like, n.IsNull)
+#: Functions whose value is boolean (usable as a condition), by name.
+BOOLEAN_FUNCTIONS = frozenset({"REGEX", "INLIST"})
 
 
 def is_predicate(node: n.Node) -> bool:
@@ -94,7 +96,7 @@ def _is_null_literal(node):
 
 
 def _require_boolean(node, fail, what):
-    if is_predicate(node) or isinstance(node, n.Identifier):
+    if is_predicate(node) or isinstance(node, (n.Identifier, n.FunctionCall)):
         return
     if isinstance(node, n.Literal) and node.type is JmsType.BOOLEAN:
         return

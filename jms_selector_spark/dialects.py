@@ -86,6 +86,9 @@ class Dialect:
     unicode_identifiers : bool
         Identifiers may use any Java letter (JMS); ActiveMQ's grammar takes ASCII letters,
         digits, ``_`` and ``$`` only.
+    functions : frozenset
+        Built-in functions callable as ``NAME(args)`` (ActiveMQ: REGEX, INLIST, SPLIT,
+        MAKELIST, REPLACE); empty in JMS.
     compare_to_doubles : bool
         Doubles compare with ``Double.equals`` / ``Double.compareTo`` (NaN = NaN, NaN is the
         greatest value, -0.0 < 0.0) instead of Java ``==``/``<`` (NaN equals nothing, -0.0 = 0.0).
@@ -119,6 +122,7 @@ class Dialect:
     unary_plus_identity: bool = False
     comments: bool = False
     unicode_identifiers: bool = True
+    functions: frozenset = frozenset()
     in_requires_identifier: bool = True
     headers: frozenset = JMS_HEADERS
     header_aliases: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
@@ -182,6 +186,7 @@ ACTIVEMQ = Dialect(
     unary_plus_identity=True,
     comments=True,
     unicode_identifiers=False,
+    functions=frozenset({"REGEX", "INLIST", "SPLIT", "MAKELIST", "REPLACE"}),
     in_requires_identifier=True,
     headers=JMS_HEADERS | {"JMSRedelivered", "JMSExpiration", "JMSReplyTo", "JMSDestination"},
 )

@@ -11,6 +11,7 @@ from typing import Mapping
 from . import nodes as n
 from . import semantics as sem
 from .dialects import Dialect, get_dialect
+from .functions import call_function
 from .like import compile_like
 from .selector import Selector, parse
 from .types import JmsType
@@ -111,6 +112,9 @@ class ReferenceInterpreter(NodeVisitor):
             return None
         t = v.type is JmsType.STRING and compile_like(node.pattern, node.escape).matches(v.value)
         return self._bool((not t) if node.negated else t)
+
+    def visit_FunctionCall(self, node):
+        return call_function(node.name, [self.visit(a) for a in node.args])
 
     def visit_IsNull(self, node):
         is_null = self.visit(node.operand) is None

@@ -30,6 +30,7 @@ __all__ = [
     "InList",
     "Like",
     "IsNull",
+    "FunctionCall",
     "CompareOp",
     "ArithOp",
     "UnaryOp",
@@ -188,7 +189,18 @@ class IsNull(Node):
     span: Span = _span()
 
 
-NODE_TYPES = (Literal, Identifier, Not, And, Or, Comparison, Arithmetic, Unary, Between, InList, Like, IsNull)
+@dataclass(frozen=True, slots=True)
+class FunctionCall(Node):
+    """``NAME(arg, ...)``: a dialect's built-in function (ActiveMQ: REGEX, INLIST, SPLIT,
+    MAKELIST, REPLACE). ``name`` is upper-cased."""
+
+    name: str
+    args: tuple
+    span: Span = _span()
+
+
+NODE_TYPES = (Literal, Identifier, Not, And, Or, Comparison, Arithmetic, Unary, Between, InList, Like, IsNull,
+              FunctionCall)
 
 
 def children(node: Node) -> tuple:
@@ -205,6 +217,8 @@ def children(node: Node) -> tuple:
         return (node.operand, node.low, node.high)
     if isinstance(node, InList):
         return (node.operand, *node.values)
+    if isinstance(node, FunctionCall):
+        return node.args
     raise TypeError(f"not a selector node: {node!r}")
 
 

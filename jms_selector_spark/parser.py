@@ -308,6 +308,22 @@ class _ActiveMQGrammar(_Grammar):
         "unary_expression : NOT unary_expression"
         p[0] = n.Not(p[2], span=self._span(p, 1, 2))
 
+    def p_primary_function(self, p):
+        """primary : IDENTIFIER LPAREN argument_list RPAREN
+                   | IDENTIFIER LPAREN RPAREN"""
+        name = p[1].upper()
+        if name not in self.dialect.functions:
+            known = ", ".join(sorted(self.dialect.functions)) or "none"
+            self._fail(SelectorSyntaxError, f"unknown function {p[1]!r} (the {self.dialect.name!r} dialect has: {known})",
+                       self._tok_span(p, 1))
+        args = p[3] if len(p) == 5 else ()
+        p[0] = n.FunctionCall(name, args, span=Span(p.lexpos(1), p.lexpos(len(p) - 1) + 1))
+
+    def p_argument_list(self, p):
+        """argument_list : argument_list COMMA conditional_expression
+                         | conditional_expression"""
+        p[0] = (p[1] + (p[3],)) if len(p) == 4 else (p[1],)
+
     def p_literal_null(self, p):
         "literal : NULL"
         p[0] = n.Literal(None, JmsType.NULL, span=self._tok_span(p, 1))

@@ -109,6 +109,8 @@ class _Printer:
             return f"{self.sub(node.operand, lv)} {not_}LIKE {quote_string(node.pattern)}{esc}"
         if isinstance(node, n.IsNull):
             return f"{self.sub(node.operand, lv)} IS {'NOT ' if node.negated else ''}NULL"
+        if isinstance(node, n.FunctionCall):
+            return f"{node.name}({', '.join(self.text(a) for a in node.args)})"
         from .errors import UnsupportedSelectorError
 
         raise UnsupportedSelectorError(f"cannot print {type(node).__name__}")

@@ -88,6 +88,8 @@ def compare(op: CompareOp, lv, rv, d: Dialect) -> "bool | None":
         if op is CompareOp.EQ and d.null_equality == "activemq" and rv is None:
             return True
         return None
+    if not isinstance(lv.type, JmsType) or not isinstance(rv.type, JmsType):
+        return False  # a function's list value: compares with nothing
     lf, rf = lv.type.family, rv.type.family
     if lf != rf:
         return False
@@ -141,8 +143,9 @@ def arithmetic(op: ArithOp, lv, rv, d: Dialect) -> "TypedValue | None":
     if lv is None or rv is None:
         return None
     if op is ArithOp.PLUS and d.string_concatenation and lv.type is JmsType.STRING:
-        return TypedValue(JmsType.STRING, lv.value + _java_str(rv))
-    if not (lv.type.is_numeric and rv.type.is_numeric):
+        return TypedValue(JmsType.STRING, lv.value + java_string(rv))
+    if not (isinstance(lv.type, JmsType) and isinstance(rv.type, JmsType)
+            and lv.type.is_numeric and rv.type.is_numeric):
         return None
     t = arithmetic_type(lv.type, rv.type, d)
     a, b = lv.value, rv.value
@@ -183,7 +186,7 @@ def arithmetic(op: ArithOp, lv, rv, d: Dialect) -> "TypedValue | None":
 
 def negate(v, d: Dialect) -> "TypedValue | None":
     """Unary minus: Java promotion (byte/short → int), wraparound; NULL for non-numerics."""
-    if v is None or not v.type.is_numeric:
+    if v is None or not isinstance(v.type, JmsType) or not v.type.is_numeric:
         return None
     if v.type.is_approximate:
         return TypedValue(v.type, -v.value)
@@ -194,12 +197,12 @@ def negate(v, d: Dialect) -> "TypedValue | None":
 
 def identity(v, d: Dialect) -> "TypedValue | None":
     """Unary plus: numbers unchanged; other values pass through only where the dialect says so."""
-    if v is None or v.type.is_numeric or d.unary_plus_identity:
+    if v is None or d.unary_plus_identity or (isinstance(v.type, JmsType) and v.type.is_numeric):
         return v
     return None
 
 
-def _java_str(v: TypedValue) -> str:
+def java_string(v: TypedValue) -> str:
     """``String.valueOf`` of a JMS value (for ActiveMQ's string concatenation)."""
     if v.type is JmsType.BOOLEAN:
         return "true" if v.value else "false"

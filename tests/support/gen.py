@@ -15,6 +15,8 @@ from __future__ import annotations
 import math
 import random
 
+from oracle import encode_value
+
 INT_MIN, INT_MAX = -(2**31), 2**31 - 1
 LONG_MIN, LONG_MAX = -(2**63), 2**63 - 1
 
@@ -37,15 +39,6 @@ def _fmt_double(v: float) -> str:
         return "1E999" if v > 0 else "-1E999"
     r = repr(v)
     return r if any(ch in r for ch in ".eE") else r + ".0"
-
-
-def encode_value(t: str, v):
-    """JSON-safe form of a typed value (strings for NaN/Infinity and longs beyond 2^53)."""
-    if t in ("float", "double") and (math.isnan(v) or math.isinf(v)):
-        return "NaN" if math.isnan(v) else ("Infinity" if v > 0 else "-Infinity")
-    if t == "long" and abs(v) > 2**53:
-        return str(v)
-    return v
 
 
 class CaseGenerator:
