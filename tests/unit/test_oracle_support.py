@@ -3,7 +3,7 @@ import math
 
 import pytest
 
-from tests.support.oracle import encode_value, oracle_unavailable_reason, prop, run_oracle
+from oracle import encode_value, oracle_unavailable_reason, prop, run_oracle
 
 
 def test_encode_value_non_json_values():
