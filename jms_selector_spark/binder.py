@@ -71,6 +71,9 @@ class Binding:
     def __hash__(self):
         return hash((tuple(sorted(self.headers.items())), self.properties))
 
+    def __reduce__(self):  # MappingProxyType does not pickle
+        return (Binding.of, (dict(self.headers), self.properties))
+
 
 @dataclass(frozen=True)
 class ColumnRef:
@@ -105,6 +108,7 @@ class ColumnRef:
 
 @dataclass(frozen=True)
 class BoundSelector:
+    # refs is a MappingProxyType: pickled as a plain dict (see __reduce__)
     """A selector plus where each of its names lives in one table."""
 
     selector: Selector
@@ -119,6 +123,9 @@ class BoundSelector:
     def dialect(self):
         return self.selector.dialect
 
+    def __reduce__(self):
+        return (_rebuild_bound, (self.selector, dict(self.refs), self.binding))
+
     def source_columns(self) -> tuple:
         """Top-level columns the selector reads (what a UDF must be sent), in first-use order."""
         out = {}
@@ -126,6 +133,10 @@ class BoundSelector:
             if ref.path:
                 out.setdefault(ref.path[0], None)
         return tuple(out)
+
+
+def _rebuild_bound(selector, refs, binding):
+    return BoundSelector(selector, MappingProxyType(refs), binding)
 
 
 def jms_type_of_spark(data_type) -> "tuple[JmsType, str | None] | None":

@@ -137,6 +137,14 @@ class Dialect:
     def __hash__(self):
         return hash(self.name)
 
+    def __reduce__(self):
+        # MappingProxyType does not pickle; Spark ships dialects to executors inside UDFs.
+        if DIALECTS.get(self.name) == self:
+            return (get_dialect, (self.name,))
+        state = {f: getattr(self, f) for f in self.__dataclass_fields__}
+        state = {k: dict(v) if isinstance(v, MappingProxyType) else v for k, v in state.items()}
+        return (_rebuild, (state,))
+
     def header_for(self, name: str) -> str | None:
         """The header a selector name refers to, or None when it names a property."""
         name = self.header_aliases.get(name, name)
@@ -162,6 +170,11 @@ ACTIVEMQ_COMPARISON_PROMOTION = MappingProxyType({
     (_T.FLOAT, _T.INT): _T.FLOAT, (_T.FLOAT, _T.LONG): _T.FLOAT, (_T.FLOAT, _T.DOUBLE): _T.DOUBLE,
     (_T.DOUBLE, _T.INT): _T.DOUBLE, (_T.DOUBLE, _T.LONG): _T.DOUBLE, (_T.DOUBLE, _T.FLOAT): _T.DOUBLE,
 })
+
+def _rebuild(state: dict) -> "Dialect":
+    state = {k: MappingProxyType(v) if isinstance(v, dict) else v for k, v in state.items()}
+    return Dialect(**state)
+
 
 JMS = Dialect(name="jms")
 
