@@ -36,6 +36,8 @@ __all__ = [
     "UnaryOp",
     "NODE_TYPES",
     "walk",
+    "children",
+    "depth",
 ]
 
 _NO_SPAN = Span(0, 0)
@@ -229,3 +231,13 @@ def walk(node: Node):
         n = stack.pop()
         yield n
         stack.extend(reversed(children(n)))
+
+
+def depth(node: Node) -> int:
+    """The number of nodes on the longest root-to-leaf path (1 for a leaf), without recursion."""
+    deepest, stack = 0, [(node, 1)]
+    while stack:
+        n, d = stack.pop()
+        deepest = max(deepest, d)
+        stack.extend((c, d + 1) for c in children(n))
+    return deepest

@@ -9,6 +9,7 @@ from .checker import check
 from .dialects import Dialect, get_dialect
 from .parser import parse_tree
 from .printer import to_text
+from .visitor import ensure_recursion_room
 
 __all__ = ["Selector", "parse"]
 
@@ -48,6 +49,15 @@ class Selector:
 
     def __str__(self):
         return self.text
+
+    def __reduce__(self):
+        # Pickled as its text and re-parsed on the other side (a Spark executor): a deep tree
+        # would otherwise make pickle itself recurse once per level.
+        return (_unpickle, (self.text, self.dialect))
+
+
+def _unpickle(text: str, dialect: Dialect) -> "Selector":
+    return _parse_cached(text, dialect)
 
 
 def parse(selector: str, *, dialect: "str | Dialect" = "jms") -> Selector:
@@ -91,5 +101,6 @@ def parse(selector: str, *, dialect: "str | Dialect" = "jms") -> Selector:
 def _parse_cached(text: str, dialect: Dialect) -> Selector:
     root = parse_tree(text, dialect)
     if root is not None:
+        ensure_recursion_room(n.depth(root))
         check(root, dialect, text)
     return Selector(text, root, dialect)

@@ -1,12 +1,13 @@
 """`NodeVisitor`: cached per-class dispatch on ``visit_<ClassName>``; no silent fallback."""
 from __future__ import annotations
 
+import sys
 from typing import Generic, TypeVar
 
 from . import nodes as n
 from .errors import UnsupportedSelectorError
 
-__all__ = ["NodeVisitor"]
+__all__ = ["NodeVisitor", "ensure_recursion_room", "FRAMES_PER_LEVEL"]
 
 R = TypeVar("R")
 
@@ -32,3 +33,22 @@ class NodeVisitor(Generic[R]):
     @classmethod
     def missing_handlers(cls) -> list[str]:
         return [t.__name__ for t, fn in cls._dispatch.items() if fn is None]
+
+
+#: Python frames a visitor may use per tree level (visit → visit_X → helper → visit …), generously.
+FRAMES_PER_LEVEL = 6
+
+
+def ensure_recursion_room(tree_depth: int) -> None:
+    """Make sure visitors can recurse through a tree ``tree_depth`` levels deep.
+
+    Visitors are recursive (they stay simple and obviously right); the parser accepts trees up
+    to `parser.MAX_DEPTH` levels, which can exceed Python's default recursion limit of 1,000
+    frames. Called by `parse` for every tree it returns, this raises the interpreter's limit
+    when — and only as far as — that tree needs it. It never lowers the limit (another thread
+    may be relying on it), so it is safe to call from anywhere. The C stack is not at risk: a
+    1,000-level tree needs about 6,000 Python frames, far below what an 8 MB thread stack holds.
+    """
+    needed = FRAMES_PER_LEVEL * tree_depth + 1_000
+    if sys.getrecursionlimit() < needed:
+        sys.setrecursionlimit(needed)
