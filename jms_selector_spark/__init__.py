@@ -20,6 +20,7 @@ from .errors import (
     SelectorTypeError,
     UnsupportedSelectorError,
 )
+from .api import jms_filter, selector_to_column, selector_to_sql
 from .interpreter import evaluate
 from .selector import Selector, parse
 
@@ -27,6 +28,9 @@ __all__ = [
     "__version__",
     "parse",
     "evaluate",
+    "selector_to_sql",
+    "selector_to_column",
+    "jms_filter",
     "Selector",
     "Dialect",
     "JMS",

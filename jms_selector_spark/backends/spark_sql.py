@@ -1,0 +1,819 @@
+"""Spark SQL back end: a bound selector → a WHERE fragment (a string) with exact JMS semantics.
+
+The fragment means what `semantics.py` says under every session setting that could change a naive
+translation: ``spark.sql.ansi.enabled`` on and off, ``spark.sql.caseSensitive`` on and off,
+``spark.sql.parser.escapedStringLiterals`` on and off. It never raises at run time on any data,
+and no selector can change the meaning of the surrounding SQL:
+
+- identifiers are backtick-quoted (embedded backticks doubled);
+- every string from the selector (literals, LIKE patterns, map keys, variant paths, regexes)
+  is emitted as ``decode(X'<utf-8 hex>', 'UTF-8')``: no quote, backslash, ``${…}`` or ``\\uXXXX``
+  can reach Spark's parser; the only plain string literals are fixed ASCII words of this module;
+- exact literals are ``2500`` / ``2500L``; approximate ones ``2.5D`` or ``CAST('NaN' AS DOUBLE)``
+  (never DECIMAL).
+
+Three-valued logic comes from Spark's own Kleene AND/OR/NOT: a JMS UNKNOWN is a SQL NULL. Where
+Spark's plain operator already gives the JMS answer the fragment is the plain predicate, so it
+still pushes down (``JMSType = 'car' AND weight > 2500`` stays two comparisons). Guards appear
+only where they must, decided from the static types the binder found:
+
+- unlike types: a constant FALSE (NULL when an operand is NULL);
+- doubles: Spark orders NaN above everything and equal to itself and treats -0.0 = 0.0; the
+  ``jms`` dialect wants Java ``==``/``<`` (NaN compares false), ActiveMQ ``Double.compareTo``
+  (-0.0 < 0.0) — each gets its guard when an operand can be NaN or zero;
+- integer ``+ - * /`` wrap as Java does (int via 64-bit shifts, long via DECIMAL(38,0) and
+  ``pmod``); division by zero is NULL (``jms``) or IEEE (``activemq``), never an error;
+- the ``jms`` BETWEEN null rule, ActiveMQ's NULL equality, ``<>`` as ``NOT =``, IN on
+  non-strings, bare identifiers, ActiveMQ's comparison-promotion table.
+
+LIKE: the JMS pattern is re-escaped and emitted as ``x LIKE <p> ESCAPE '!'`` (escaping only
+``%``, ``_`` and ``!``) when Spark runs it in linear time — at most one ``%``, or two with
+nothing after the last (these are also the shapes Spark simplifies to StartsWith / EndsWith /
+Contains and pushes down). Any other pattern would become a backtracking ``.*a.*b…`` regex in
+Spark; it is emitted instead as ``x RLIKE '(?s)\\A<s0>(?>.*?<s1>)…(?>.*?<sk>).*<sn>\\z'``: each
+middle segment is found at its leftmost position inside an atomic group and never revisited,
+which is exactly the greedy algorithm of `like.py`, linear in the length of the value.
+
+VARIANT properties (type DYNAMIC) are read type-tested: each smallest predicate that reads them
+becomes a ``CASE`` on the JMS type of each value (from ``schema_of_variant``), with one
+statically typed translation per branch, so the string ``'5'`` never reads as the number 5.
+
+Not translated (`UnsupportedSelectorError`, the caller falls back to the vectorized
+evaluator): ActiveMQ ``SPLIT``; ``REGEX``/``REPLACE`` whose regex is not a literal in the
+subset where Java and Python agree; ``INLIST`` over anything but ``MAKELIST`` of non-approximate
+values; string concatenation with a float/double right operand (Java's number formatting); a
+predicate reading more than two VARIANT properties at once; a variant key containing both
+quote characters.
+"""
+from __future__ import annotations
+
+import itertools
+import math
+import re
+import warnings
+from dataclasses import dataclass, replace
+
+from .. import nodes as n
+from ..binder import Binding, BoundSelector, bind
+from ..checker import is_predicate
+from ..dialects import Dialect
+from ..errors import UnsupportedSelectorError
+from ..like import like_tokens
+from ..selector import Selector, parse
+from ..semantics import arithmetic_type
+from ..types import INT_MAX, INT_MIN, LONG_MIN, JmsType, promote
+from ..values import HEADER_TYPES
+from ..visitor import NodeVisitor
+
+__all__ = ["SparkSqlGenerator", "selector_to_sql", "sql_string", "sql_identifier", "like_to_sql"]
+
+T = JmsType
+C = n.CompareOp
+A = n.ArithOp
+
+_SPARK = {
+    T.BOOLEAN: "BOOLEAN", T.BYTE: "TINYINT", T.SHORT: "SMALLINT", T.INT: "INT", T.LONG: "BIGINT",
+    T.FLOAT: "FLOAT", T.DOUBLE: "DOUBLE", T.STRING: "STRING",
+}
+NULL_BOOL = "CAST(NULL AS BOOLEAN)"
+_TWO63 = "9223372036854775808"
+_TWO64 = "18446744073709551616"
+
+
+# -- literals and names -------------------------------------------------------------------------
+
+def sql_string(value: str) -> str:
+    """An injection-proof Spark SQL string expression for ``value`` (constant-folded by Spark)."""
+    try:
+        raw = value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise UnsupportedSelectorError(f"string {value!r} is not valid Unicode (lone surrogate)") from None
+    return f"decode(X'{raw.hex().upper()}', 'UTF-8')"
+
+
+def sql_identifier(*parts: str) -> str:
+    """A backtick-quoted column path: ``sql_identifier('properties', 'weight')``."""
+    return ".".join("`" + p.replace("`", "``") + "`" for p in parts)
+
+
+def _exact_literal(v: int) -> str:
+    if v == LONG_MIN:
+        return "CAST(-9223372036854775808 AS BIGINT)"
+    if INT_MIN <= v <= INT_MAX:
+        return str(v)
+    return f"{v}L"
+
+
+def _double_literal(v: float) -> str:
+    if math.isnan(v):
+        return "CAST('NaN' AS DOUBLE)"
+    if math.isinf(v):
+        return "CAST('Infinity' AS DOUBLE)" if v > 0 else "CAST('-Infinity' AS DOUBLE)"
+    text = repr(float(v)).upper().replace("E+", "E")
+    return text + "D"
+
+
+@dataclass(frozen=True)
+class V:
+    """A translated value: SQL text, static JMS type, and what the generator knows about it."""
+
+    sql: str
+    type: JmsType
+    nullable: bool = True
+    atomic: bool = True  # usable as an operand without parentheses
+    lit: object = None  # the Python value of a constant (None: not a constant)
+    variant: "tuple | None" = None  # (column sql, key) of a VARIANT property
+
+    @property
+    def is_const(self):
+        return self.lit is not None
+
+    def op(self) -> str:
+        return self.sql if self.atomic else f"({self.sql})"
+
+
+_NULL = V("NULL", T.NULL, True, True)
+
+
+def _bool(sql, nullable=True, atomic=False, lit=None) -> V:
+    return V(sql, T.BOOLEAN, nullable, atomic, lit)
+
+
+_TRUE = _bool("TRUE", False, True, True)
+_FALSE = _bool("FALSE", False, True, False)
+_UNKNOWN = _bool(NULL_BOOL, True, True)
+
+
+def _cast(v: V, t: JmsType) -> str:
+    if v.type is t:
+        return v.op()
+    if v.is_const and t is T.DOUBLE and v.type.is_numeric and not isinstance(v.lit, bool):
+        return _double_literal(float(v.lit))
+    return f"CAST({v.sql} AS {_SPARK[t]})"
+
+
+def _nulls(*vs: V) -> list:
+    return [v for v in vs if v.nullable]
+
+
+def _strict(value: V, *operands: V) -> V:
+    """``value`` where every operand is non-NULL, NULL where one is (for constant results)."""
+    nullable = _nulls(*operands)
+    if not nullable:
+        return value
+    if any(o.type is T.NULL for o in operands):
+        return _UNKNOWN
+    cond = " OR ".join(f"{o.op()} IS NULL" for o in nullable)
+    return _bool(f"IF({cond}, {NULL_BOOL}, {value.sql})", True, True)
+
+
+def _and(parts) -> V:
+    parts = [p for p in parts if p.lit is not True]
+    if any(p.sql == "FALSE" for p in parts):
+        return _FALSE
+    if not parts:
+        return _TRUE
+    if len(parts) == 1:
+        return parts[0]
+    return _bool("(" + " AND ".join(p.sql for p in parts) + ")", any(p.nullable for p in parts), True)
+
+
+def _or(parts) -> V:
+    parts = [p for p in parts if p.sql != "FALSE"]
+    if any(p.lit is True for p in parts):
+        return _TRUE
+    if not parts:
+        return _FALSE
+    if len(parts) == 1:
+        return parts[0]
+    return _bool("(" + " OR ".join(p.sql for p in parts) + ")", any(p.nullable for p in parts), True)
+
+
+def _not(p: V) -> V:
+    if p.lit is True:
+        return _FALSE
+    if p.sql == "FALSE":
+        return _TRUE
+    if p.sql == NULL_BOOL:
+        return p
+    return _bool(f"(NOT {p.op()})", p.nullable, True)
+
+
+def _is_zero_possible(v: V) -> bool:
+    return not v.is_const or float(v.lit) == 0.0
+
+
+def _may_nan(v: V) -> bool:
+    return v.type.is_approximate and (not v.is_const or math.isnan(float(v.lit)))
+
+
+def _neg_zero_test(sql: str) -> str:
+    """TRUE when a double/float zero is -0.0 (Spark keeps the sign; only its text shows it)."""
+    return f"(CAST(CAST({sql} AS DOUBLE) AS STRING) LIKE '-%')"
+
+
+# -- LIKE ---------------------------------------------------------------------------------------
+
+def _normalized_like(pattern: str, escape):
+    """Tokens with every run of wildcards containing a ``%`` rewritten as ``_``×k then one ``%``."""
+    out, run = [], []
+
+    def flush():
+        if any(k == "any" for k, _ in run):
+            out.extend([("one", None)] * sum(1 for k, _ in run if k == "one"))
+            out.append(("any", None))
+        else:
+            out.extend(run)
+        run.clear()
+
+    for tok in like_tokens(pattern, escape):
+        if tok[0] == "lit":
+            flush()
+            out.append(tok)
+        else:
+            run.append(tok)
+    flush()
+    return out
+
+
+def _regex_char(c: str) -> str:
+    if c.isascii() and not c.isalnum():
+        return "\\" + c
+    return c
+
+
+def like_to_sql(operand_sql: str, pattern: str, escape) -> str:
+    """A linear-time Spark predicate for ``operand LIKE pattern [ESCAPE escape]`` (JMS rules).
+
+    NULL when the operand is NULL; the operand must be a STRING expression.
+    """
+    toks = _normalized_like(pattern, escape)
+    n_any = sum(1 for k, _ in toks if k == "any")
+    if n_any <= 1 or (n_any == 2 and toks[-1][0] == "any"):
+        spark_pat = "".join("%" if k == "any" else "_" if k == "one" else ("!" + c if c in "%_!" else c)
+                            for k, c in toks)
+        return f"{operand_sql} LIKE {sql_string(spark_pat)} ESCAPE '!'"
+    segs, cur = [], []
+    for k, c in toks:
+        if k == "any":
+            segs.append(cur)
+            cur = []
+        else:
+            cur.append("." if k == "one" else _regex_char(c))
+    segs.append(cur)
+    rx = "(?s)\\A" + "".join(segs[0])
+    for mid in segs[1:-1]:
+        if mid:
+            rx += "(?>.*?" + "".join(mid) + ")"
+    rx += ".*" + "".join(segs[-1]) + "\\z"
+    return f"{operand_sql} RLIKE {sql_string(rx)}"
+
+
+# -- regexes that mean the same in java.util.regex and Python's re --------------------------------
+
+_SAFE_REGEX = re.compile(r"""(?:[^\\\[\](){}?*+|^$.&]|\\[.\\\[\](){}?*+|^$dDsSwW/\-]|[().|^$]|[?*+](?![?+])
+    |\{\d+(?:,\d*)?\}(?![?+])|\[\^?\]?(?:[^\\\[\]&]|\\[\\\]\[\-^dDsSwW])*\])*""", re.X)
+
+
+def _portable_regex(p: str) -> bool:
+    if "(?" in p or not _SAFE_REGEX.fullmatch(p):
+        return False
+    try:
+        re.compile(p)
+    except re.error:
+        return False
+    return True
+
+
+# -- the generator --------------------------------------------------------------------------------
+
+_VARIANT_KINDS = (T.BOOLEAN, T.LONG, T.DOUBLE, T.STRING, T.NULL)
+
+
+class SparkSqlGenerator(NodeVisitor):
+    """Translates a `BoundSelector` into a Spark SQL boolean expression (a WHERE fragment).
+
+    ``generate()`` returns the fragment; NULL in it means UNKNOWN. Each ``visit_*`` returns a `V`.
+    """
+
+    def __init__(self, bound: BoundSelector):
+        self.bound = bound
+        self.d: Dialect = bound.dialect
+        self.env = {name: self._column(ref) for name, ref in bound.refs.items()}
+
+    # -- entry point ----------------------------------------------------------------------------
+    def generate(self) -> str:
+        if self.bound.root is None:
+            return "TRUE"
+        try:
+            return self.truth(self.bound.root).sql
+        except UnsupportedSelectorError as e:
+            if not e.selector:
+                raise UnsupportedSelectorError(e.message, self.bound.selector.text, e.span) from None
+            raise
+
+    # -- columns --------------------------------------------------------------------------------
+    def _column(self, ref) -> V:
+        if ref.access == "missing":
+            return _NULL
+        if ref.access == "variant":
+            return V("", T.DYNAMIC, True, True, None, (sql_identifier(ref.path[0]), ref.path[1]))
+        if ref.access == "map":
+            sql = f"try_element_at({sql_identifier(ref.path[0])}, {sql_string(ref.path[1])})"
+        else:
+            sql = sql_identifier(*ref.path)
+        conv = ref.conversion
+        if conv == "delivery_mode":
+            sql = f"CASE {sql} WHEN 2 THEN 'PERSISTENT' WHEN 1 THEN 'NON_PERSISTENT' END"
+        elif conv == "epoch_millis":
+            if ref.spark_type == "timestamp_ntz":
+                sql = f"timestampdiff(MILLISECOND, TIMESTAMP_NTZ'1970-01-01 00:00:00', {sql})"
+            else:
+                sql = f"unix_millis({sql})"
+        elif conv == "decimal":
+            sql = f"try_cast({sql} AS {_SPARK[ref.type]})"
+        return V(sql, ref.type, True, True)
+
+    # -- truth ----------------------------------------------------------------------------------
+    def truth(self, node) -> V:
+        if isinstance(node, n.And):
+            return _and([self.truth(op) for op in node.operands])
+        if isinstance(node, n.Or):
+            return _or([self.truth(op) for op in node.operands])
+        if isinstance(node, n.Not):
+            return _not(self.truth(node.operand))
+        dyn = self._dynamic_names(node)
+        if dyn:
+            return self._expand(node, dyn)
+        return self._as_truth(self.visit(node))
+
+    def _as_truth(self, v: V) -> V:
+        if v.type is T.BOOLEAN:
+            return v
+        if v.type is T.NULL:
+            return _UNKNOWN
+        return _strict(_FALSE, v)
+
+    def _dynamic_names(self, node) -> list:
+        out = []
+        for sub in n.walk(node):
+            if isinstance(sub, n.Identifier) and self.env[sub.name].type is T.DYNAMIC and sub.name not in out:
+                out.append(sub.name)
+        return out
+
+    def _expand(self, node, names) -> V:
+        if len(names) > 2:
+            raise UnsupportedSelectorError("a predicate reading more than two VARIANT properties", "", node.span)
+        kinds, values = [], {}
+        for name in names:
+            col, key = self.env[name].variant
+            if "'" in key and '"' in key:
+                raise UnsupportedSelectorError(f"VARIANT key {key!r} has both quote characters", "", node.span)
+            q = '"' if "'" in key else "'"
+            path = sql_string(f"$[{q}{key}{q}]")
+            raw = f"variant_get({col}, {path})"
+            sv = f"schema_of_variant({raw})"
+            kinds.append(
+                f"CASE WHEN {sv} IN ('TINYINT', 'SMALLINT', 'INT', 'BIGINT') THEN 'long'"
+                f" WHEN {sv} IN ('FLOAT', 'DOUBLE') OR {sv} LIKE 'DECIMAL%' THEN 'double'"
+                f" WHEN {sv} = 'STRING' THEN 'string' WHEN {sv} = 'BOOLEAN' THEN 'boolean' ELSE 'null' END")
+            values[name] = {t: (_NULL if t is T.NULL else V(f"variant_get({col}, {path}, '{_SPARK[t].lower()}')", t, False))
+                            for t in _VARIANT_KINDS}
+        key_sql = kinds[0] if len(kinds) == 1 else "concat(" + ", '/', ".join(kinds) + ")"
+        saved = dict(self.env)
+        branches = []
+        try:
+            for combo in itertools.product(_VARIANT_KINDS, repeat=len(names)):
+                for name, t in zip(names, combo):
+                    self.env[name] = values[name][t]
+                label = "/".join("null" if t is T.NULL else t.value for t in combo)
+                branches.append((label, self.truth(node).sql))
+        finally:
+            self.env = saved
+        body = " ".join(f"WHEN '{label}' THEN {sql}" for label, sql in branches[:-1])
+        return _bool(f"CASE {key_sql} {body} ELSE {branches[-1][1]} END", True, True)
+
+    # -- leaves ---------------------------------------------------------------------------------
+    def visit_Literal(self, node) -> V:
+        t, v = node.type, node.value
+        if t is T.NULL:
+            return _NULL
+        if t is T.BOOLEAN:
+            return _TRUE if v else _FALSE
+        if t.is_exact:
+            return V(_exact_literal(v), t, False, True, v)
+        if t.is_approximate:
+            return V(_double_literal(v), T.DOUBLE if t is T.DOUBLE else t, False, True, float(v))
+        return V(sql_string(v), T.STRING, False, True, v)
+
+    def visit_Identifier(self, node) -> V:
+        return self.env[node.name]
+
+    # -- logic as values --------------------------------------------------------------------------
+    def visit_Not(self, node):
+        return self.truth(node)
+
+    def visit_And(self, node):
+        return self.truth(node)
+
+    def visit_Or(self, node):
+        return self.truth(node)
+
+    # -- comparison -----------------------------------------------------------------------------
+    def visit_Comparison(self, node) -> V:
+        return self.compare(node.op, self.visit(node.left), self.visit(node.right))
+
+    def compare(self, op, l: V, r: V) -> V:
+        d = self.d
+        if op is C.NE and d.ne_is_not_eq:
+            return _not(self.compare(C.EQ, l, r))
+        if op is C.EQ and d.null_equality == "activemq":
+            return self._activemq_eq(l, r)
+        if l.type is T.NULL or r.type is T.NULL:
+            return _UNKNOWN
+        return self._core(op, l, r)
+
+    def _activemq_eq(self, l: V, r: V) -> V:
+        # NULL on the left: UNKNOWN (TRUE if the right is NULL too); NULL only on the right: FALSE.
+        if l.type is T.NULL and r.type is T.NULL:
+            return _TRUE
+        if l.type is T.NULL:
+            return _bool(f"IF({r.op()} IS NULL, TRUE, {NULL_BOOL})", True, True) if r.nullable else _UNKNOWN
+        if r.type is T.NULL:
+            return _bool(f"({l.op()} IS NULL)", False, True) if l.nullable else _FALSE
+        core = self._core(C.EQ, l, r)
+        if not r.nullable:
+            return core
+        if not l.nullable:
+            if core.sql == "FALSE":
+                return _FALSE
+            return _bool(f"coalesce({core.sql}, FALSE)", False, True)
+        return _bool(f"CASE WHEN {l.op()} IS NULL THEN IF({r.op()} IS NULL, TRUE, {NULL_BOOL})"
+                     f" WHEN {r.op()} IS NULL THEN FALSE ELSE {core.sql} END", True, True)
+
+    def _core(self, op, l: V, r: V) -> V:
+        """``l op r`` for two static non-NULL types: NULL exactly when an operand is NULL."""
+        if not (l.type.is_static and r.type.is_static):  # pragma: no cover - expanded before
+            raise UnsupportedSelectorError("comparison of a value of unknown type")
+        lf, rf = l.type.family, r.type.family
+        if lf != rf:
+            return _strict(_FALSE, l, r)
+        if lf == "numeric":
+            return self._numeric_compare(op, l, r)
+        if op.is_ordering:
+            if not self.d.string_ordering:
+                return _strict(_FALSE, l, r)
+            if lf == "string" and not self._utf16_safe(l, r):
+                return _bool(f"encode({l.sql}, 'UTF-16BE') {op.value} encode({r.sql}, 'UTF-16BE')",
+                             l.nullable or r.nullable)
+        return _bool(f"{l.op()} {op.value} {r.op()}", l.nullable or r.nullable)
+
+    @staticmethod
+    def _utf16_safe(l: V, r: V) -> bool:
+        """UTF-8 byte order equals UTF-16 order when one side is a constant below U+D800."""
+        return any(v.is_const and all(ord(ch) < 0xD800 for ch in v.lit) for v in (l, r))
+
+    def _numeric_compare(self, op, l: V, r: V) -> V:
+        d = self.d
+        if d.comparison_promotion is None:
+            t = promote(l.type, r.type)
+        else:
+            t = d.comparison_promotion.get((l.type, r.type))
+            if t is None:
+                return _strict(_FALSE, l, r)
+        nullable = l.nullable or r.nullable
+        if t.is_exact:
+            return _bool(f"{l.op()} {op.value} {r.op()}", nullable)
+        a, b = _cast(l, t), _cast(r, t)
+        plain = f"{a} {op.value} {b}"
+        if d.compare_to_doubles:
+            # Double.compareTo: Spark already puts NaN above all and equal to itself; only the
+            # order of -0.0 and 0.0 differs.
+            if not (_is_zero_possible(l) and _is_zero_possible(r)):
+                return _bool(plain, nullable)
+            za = "-1" if l.is_const else f"IF({_neg_zero_test(a)}, -1, 0)"
+            zb = "-1" if r.is_const else f"IF({_neg_zero_test(b)}, -1, 0)"
+            if l.is_const:
+                za = "-1" if math.copysign(1.0, float(l.lit)) < 0 else "0"
+            if r.is_const:
+                zb = "-1" if math.copysign(1.0, float(r.lit)) < 0 else "0"
+            return _bool(f"CASE WHEN {a} = 0 AND {b} = 0 THEN {za} {op.value} {zb} ELSE {plain} END", nullable, True)
+        # Java == and <: any NaN makes the comparison false (and <> true).
+        nan_l, nan_r = _may_nan(l), _may_nan(r)
+        if (l.is_const and math.isnan(float(l.lit))) or (r.is_const and math.isnan(float(r.lit))):
+            return _strict(_TRUE if op is C.NE else _FALSE, l, r)
+        if not (nan_l or nan_r):
+            return _bool(plain, nullable)
+
+        def is_nan(x, other, other_v):
+            return f"isnan({x})" if not other_v.nullable else f"(isnan({x}) AND {other} IS NOT NULL)"
+
+        tests = ([is_nan(a, b, r)] if nan_l else []) + ([is_nan(b, a, l)] if nan_r else [])
+        if op is C.NE:
+            return _bool("(" + " OR ".join([plain] + tests) + ")", nullable, True)
+        return _bool("(" + " AND ".join([plain] + [f"NOT {x}" for x in tests]) + ")", nullable, True)
+
+    # -- BETWEEN, IN, LIKE, IS NULL -------------------------------------------------------------
+    def visit_Between(self, node) -> V:
+        x, lo, hi = self.visit(node.operand), self.visit(node.low), self.visit(node.high)
+        d = self.d
+        if d.null_between_is_false:
+            if T.NULL in (x.type, lo.type, hi.type):
+                return _TRUE if node.negated else _FALSE
+            inside = _and([self._core(C.GE, x, lo), self._core(C.LE, x, hi)])
+            nullable = _nulls(x, lo, hi)
+            if node.negated:
+                return _nonnull(_or([_not(inside)] + [_bool(f"{v.op()} IS NULL", False) for v in nullable]))
+            return _nonnull(_and([inside] + [_bool(f"{v.op()} IS NOT NULL", False) for v in nullable]))
+        if node.negated and d.not_between_as_or:
+            return _or([self.compare(C.LT, x, lo), self.compare(C.GT, x, hi)])
+        inside = _and([self.compare(C.GE, x, lo), self.compare(C.LE, x, hi)])
+        return _not(inside) if node.negated else inside
+
+    def visit_InList(self, node) -> V:
+        x = self.visit(node.operand)
+        if x.type is T.NULL:
+            return _UNKNOWN
+        if x.type is not T.STRING:
+            if self.d.in_non_string_unknown:
+                return _UNKNOWN
+            return _strict(_TRUE if node.negated else _FALSE, x)
+        vals = ", ".join(sql_string(lit.value) for lit in node.values)
+        return _bool(f"{x.op()} {'NOT IN' if node.negated else 'IN'} ({vals})", x.nullable)
+
+    def visit_Like(self, node) -> V:
+        x = self.visit(node.operand)
+        if x.type is T.NULL:
+            return _UNKNOWN
+        if x.type is not T.STRING:
+            return _strict(_TRUE if node.negated else _FALSE, x)
+        p = _bool(like_to_sql(x.op(), node.pattern, node.escape), x.nullable)
+        return _not(p) if node.negated else p
+
+    def visit_IsNull(self, node) -> V:
+        x = self.visit(node.operand)
+        if x.type is T.NULL:
+            return _bool("TRUE", False, True, True) if not node.negated else _FALSE
+        if not x.nullable:
+            return _FALSE if not node.negated else _TRUE
+        return _bool(f"{x.op()} IS {'NOT ' if node.negated else ''}NULL", False)
+
+    # -- arithmetic -----------------------------------------------------------------------------
+    def visit_Unary(self, node) -> V:
+        v = self.visit(node.operand)
+        if node.op is n.UnaryOp.PLUS:
+            if v.type is T.NULL or self.d.unary_plus_identity or v.type.is_numeric:
+                return v
+            return V(f"CAST(NULL AS {_SPARK.get(v.type, 'STRING')})", T.NULL)
+        if v.type is T.NULL or not v.type.is_numeric:
+            return V("CAST(NULL AS DOUBLE)", T.NULL)
+        if v.type.is_approximate:
+            return V(f"(-({v.sql}))", v.type, v.nullable)
+        if v.type is T.LONG:
+            return V(_wrap64(f"-CAST({v.sql} AS DECIMAL(20,0))"), T.LONG, v.nullable)
+        if v.type is T.INT:
+            return V(_wrap32(f"-CAST({v.sql} AS BIGINT)"), T.INT, v.nullable)
+        return V(f"(-CAST({v.sql} AS INT))", T.INT, v.nullable)
+
+    def visit_Arithmetic(self, node) -> V:
+        l, r = self.visit(node.left), self.visit(node.right)
+        d, op = self.d, node.op
+        if l.type is T.NULL or r.type is T.NULL:
+            return V("CAST(NULL AS DOUBLE)", T.NULL)
+        if op is A.PLUS and d.string_concatenation and l.type is T.STRING:
+            if r.type is T.STRING:
+                rs = r.sql
+            elif r.type.is_exact or r.type is T.BOOLEAN:
+                rs = f"CAST({r.sql} AS STRING)"
+            else:
+                raise UnsupportedSelectorError(
+                    "string + float/double needs Java's number formatting", "", node.span)
+            return V(f"concat({l.sql}, {rs})", T.STRING, l.nullable or r.nullable)
+        if not (l.type.is_numeric and r.type.is_numeric):
+            return V("CAST(NULL AS DOUBLE)", T.NULL)
+        nullable = l.nullable or r.nullable
+        t = arithmetic_type(l.type, r.type, d)
+        if op is A.MODULO and d.integer_division == "double":
+            t = T.DOUBLE
+        if op is A.DIVIDE and t.is_exact and d.integer_division == "double":
+            return V(_ddiv(_cast(l, T.DOUBLE), r, _cast(r, T.DOUBLE)), T.DOUBLE, nullable)
+        if t.is_approximate:
+            a, b = _cast(l, t), _cast(r, t)
+            if op is A.DIVIDE:
+                if t is T.FLOAT:
+                    return V(f"CAST({_ddiv(_cast(l, T.DOUBLE), r, _cast(r, T.DOUBLE))} AS FLOAT)", t, nullable)
+                return V(_ddiv(a, r, b), t, nullable)
+            if op is A.MODULO:
+                if t is T.FLOAT:
+                    return V(f"CAST({_drem(_cast(l, T.DOUBLE), r, _cast(r, T.DOUBLE))} AS FLOAT)", t, nullable)
+                return V(_drem(a, r, b), t, nullable)
+            return V(f"({a} {op.value} {b})", t, nullable)
+        if t is T.INT:
+            a, b = f"CAST({l.sql} AS BIGINT)", f"CAST({r.sql} AS BIGINT)"
+            if op is A.DIVIDE:
+                if r.is_const and r.lit == 0:
+                    return V("CAST(NULL AS INT)", T.NULL)
+                return V(_wrap32(f"{a} div {_nonzero(r, b)}"), T.INT, True)
+            if op is A.MODULO:
+                if r.is_const and r.lit == 0:
+                    return V("CAST(NULL AS INT)", T.NULL)
+                return V(f"CAST({a} % {_nonzero(r, b)} AS INT)", T.INT, True)
+            return V(_wrap32(f"{a} {op.value} {b}"), T.INT, nullable)
+        # LONG
+        a, b = f"CAST({l.sql} AS BIGINT)", f"CAST({r.sql} AS BIGINT)"
+        if op in (A.DIVIDE, A.MODULO):
+            if r.is_const and r.lit == 0:
+                return V("CAST(NULL AS BIGINT)", T.NULL)
+            if op is A.MODULO:
+                return V(f"({a} % {_nonzero(r, b)})", T.LONG, True)
+            neg = _wrap64(f"-CAST({l.sql} AS DECIMAL(20,0))")
+            if r.is_const:
+                return V(neg if r.lit == -1 else f"({a} div {b})", T.LONG, nullable)
+            return V(f"CASE WHEN {b} = -1 THEN {neg} ELSE {a} div nullif({b}, 0) END", T.LONG, True)
+        return V(_wrap64(f"CAST({l.sql} AS DECIMAL(20,0)) {op.value} CAST({r.sql} AS DECIMAL(20,0))"),
+                 T.LONG, nullable)
+
+    # -- ActiveMQ functions -----------------------------------------------------------------------
+    def visit_FunctionCall(self, node) -> V:
+        name, args = node.name, node.args
+        if name == "REGEX" and len(args) == 2:
+            pat, val = args
+            if not (isinstance(pat, n.Literal) and pat.type is T.STRING and _portable_regex(pat.value)):
+                raise UnsupportedSelectorError("REGEX needs a literal pattern in the Java/Python common subset",
+                                               "", node.span)
+            v = self.visit(val)
+            if v.type is T.NULL:
+                return _FALSE
+            if v.type is not T.STRING:
+                raise UnsupportedSelectorError("REGEX on a non-string value", "", node.span)
+            p = f"{v.op()} RLIKE {sql_string(pat.value)}"
+            return _bool(f"coalesce({p}, FALSE)", False, True) if v.nullable else _bool(p, False)
+        if name == "INLIST" and len(args) == 2 and isinstance(args[0], n.FunctionCall) and args[0].name == "MAKELIST":
+            items = [self.visit(a) for a in args[0].args]
+            v = self.visit(args[1])
+            allv = items + [v]
+            if any(x.type is T.NULL for x in allv):
+                return _FALSE
+            if any(not x.type.is_static or x.type.is_approximate for x in allv):
+                raise UnsupportedSelectorError("INLIST over approximate values", "", node.span)
+            same = [x for x in items if x.type is v.type]
+            found = _FALSE if not same else _bool(f"{v.op()} IN ({', '.join(x.sql for x in same)})", True)
+            guards = [_bool(f"{x.op()} IS NOT NULL", False) for x in allv if x.nullable]
+            body = _and(guards + [found]) if found.sql != "FALSE" else _FALSE
+            if body.nullable:
+                return _bool(f"coalesce({body.sql}, FALSE)", False, True)
+            return body
+        if name == "REPLACE" and len(args) == 3:
+            text, rx, repl = args
+            if not (isinstance(rx, n.Literal) and rx.type is T.STRING and _portable_regex(rx.value)
+                    and isinstance(repl, n.Literal) and repl.type is T.STRING
+                    and "$" not in repl.value and "\\" not in repl.value):
+                raise UnsupportedSelectorError("REPLACE needs a literal regex and a plain replacement", "", node.span)
+            v = self.visit(text)
+            if v.type is T.NULL:
+                return _NULL
+            if v.type is not T.STRING:
+                raise UnsupportedSelectorError("REPLACE on a non-string value", "", node.span)
+            return V(f"regexp_replace({v.sql}, {sql_string(rx.value)}, {sql_string(repl.value)})", T.STRING,
+                     v.nullable)
+        raise UnsupportedSelectorError(f"{name}(...) has no exact Spark SQL form here", "", node.span)
+
+
+def _nonnull(v: V) -> V:
+    return replace(v, nullable=False)
+
+
+def _nonzero(v: V, sql: str) -> str:
+    if v.is_const:
+        return sql
+    return f"nullif({sql}, 0)"
+
+
+def _wrap32(expr: str) -> str:
+    """A BIGINT expression wrapped to a Java int (sign-extension of the low 32 bits)."""
+    return f"CAST(shiftright(shiftleft({expr}, 32), 32) AS INT)"
+
+
+def _wrap64(expr: str) -> str:
+    """A DECIMAL(38,0) expression wrapped to a Java long (two's complement)."""
+    return f"CAST(pmod({expr} + {_TWO63}, {_TWO64}) - {_TWO63} AS BIGINT)"
+
+
+def _ddiv(a: str, rv: V, b: str) -> str:
+    """IEEE double division as Java does it (x/0 is ±Infinity or NaN, never an error)."""
+    if rv.is_const:
+        bv = float(rv.lit)
+        if bv == 0.0:
+            inf = "CAST('-Infinity' AS DOUBLE)" if math.copysign(1.0, bv) < 0 else "CAST('Infinity' AS DOUBLE)"
+            return f"({a} * {inf})"
+        return f"try_divide({a}, {b})"
+    inf = f"IF({_neg_zero_test(b)}, CAST('-Infinity' AS DOUBLE), CAST('Infinity' AS DOUBLE))"
+    return f"CASE WHEN {b} = 0 THEN {a} * {inf} ELSE try_divide({a}, {b}) END"
+
+
+def _drem(a: str, rv: V, b: str) -> str:
+    """Java ``%`` on doubles (x % 0 is NaN)."""
+    if rv.is_const:
+        if float(rv.lit) == 0.0:
+            return f"({a} * CAST('NaN' AS DOUBLE))"
+        return f"try_mod({a}, {b})"
+    return f"CASE WHEN {b} = 0 THEN {a} * CAST('NaN' AS DOUBLE) ELSE try_mod({a}, {b}) END"
+
+
+# -- public entry point ---------------------------------------------------------------------------
+
+def _infer_schema(sel: Selector) -> dict:
+    """Flat column types guessed from how each property is used (for ``schema=None``)."""
+    guesses: dict = {}
+
+    def note(node, t):
+        if isinstance(node, n.Identifier) and node.name not in guesses and sel.dialect.header_for(node.name) is None:
+            guesses[node.name] = t
+
+    def lit_type(node):
+        if isinstance(node, n.Literal) and node.type is not T.NULL:
+            if node.type.is_exact:
+                return "long"
+            if node.type.is_approximate:
+                return "double"
+            return node.type.value
+        return None
+
+    for node in n.walk(sel.root):
+        if isinstance(node, (n.Like, n.InList)):
+            note(node.operand, "string")
+        elif isinstance(node, n.Comparison):
+            lt, rt = lit_type(node.left), lit_type(node.right)
+            if rt:
+                note(node.left, rt)
+            if lt:
+                note(node.right, lt)
+            if node.op.is_ordering:
+                note(node.left, "double")
+                note(node.right, "double")
+        elif isinstance(node, n.Between):
+            t = next((lit_type(x) for x in (node.low, node.high) if lit_type(x)), "double")
+            for x in (node.operand, node.low, node.high):
+                note(x, t)
+        elif isinstance(node, n.Arithmetic):
+            t = lit_type(node.right) or lit_type(node.left) or "double"
+            note(node.left, t if t in ("long", "double") else "double")
+            note(node.right, t if t in ("long", "double") else "double")
+        elif isinstance(node, (n.And, n.Or, n.Not)):
+            for op in n.children(node):
+                note(op, "boolean")
+    if isinstance(sel.root, n.Identifier):
+        note(sel.root, "boolean")
+    schema = {}
+    for name in sel.identifiers:
+        header = sel.dialect.header_for(name)
+        if header is not None:
+            schema[header] = HEADER_TYPES.get(header, T.STRING).value
+        else:
+            schema[name] = guesses.get(name, "string")
+    return schema
+
+
+def selector_to_sql(selector, schema=None, *, dialect="jms", headers=None, properties="properties") -> str:
+    """Translate a JMS selector into a Spark SQL boolean expression (for ``WHERE`` / ``F.expr``).
+
+    Parameters
+    ----------
+    selector : str or Selector
+        The selector (parsed with ``dialect`` when a string).
+    schema : pyspark StructType or dict, optional
+        The table the fragment will run on (``df.schema``), or ``{column: jms type}`` for a flat
+        table. None: flat columns whose types are guessed from use (a warning names them).
+    dialect : str or Dialect, default "jms"
+    headers : dict, optional
+        JMS header name → column name (``{"JMSType": "msg_type"}``).
+    properties : str, default "properties"
+        The column holding application properties (STRUCT, MAP or VARIANT), if the table has one.
+
+    Returns
+    -------
+    str
+        A boolean SQL expression: TRUE where the selector is TRUE, FALSE where FALSE, NULL where
+        UNKNOWN. ``TRUE`` for an empty selector.
+
+    Raises
+    ------
+    SelectorSyntaxError, SelectorTypeError, SelectorBindingError
+    UnsupportedSelectorError
+        A construct with no exact Spark SQL form (see the module docstring); evaluate it with the
+        vectorized fallback instead.
+
+    Examples
+    --------
+    >>> selector_to_sql("JMSType = 'car' AND weight > 2500", {"JMSType": "string", "weight": "long"})
+    "(`JMSType` = decode(X'636172', 'UTF-8') AND `weight` > 2500)"
+    """
+    sel = selector if isinstance(selector, Selector) else parse(selector, dialect=dialect)
+    if sel.root is None:
+        return "TRUE"
+    if schema is None:
+        schema = _infer_schema(sel)
+        warnings.warn("selector_to_sql without a schema assumes flat columns of types "
+                      + ", ".join(f"{k}: {v}" for k, v in schema.items()), stacklevel=2)
+    bound = bind(sel, schema, Binding.of(headers, properties))
+    return SparkSqlGenerator(bound).generate()
