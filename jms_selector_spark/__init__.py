@@ -7,11 +7,15 @@ Public API (the names are stable)::
     selector_to_sql(selector, schema=None, *, dialect="jms", **binding) -> str
     selector_to_column(selector, schema, *, dialect="jms", **binding) -> Column
     jms_filter(df, selector, *, dialect="jms", **binding) -> DataFrame
-    register(spark, *, dialect="jms", name="jms_match")
+    explain_filter(selector, schema, *, dialect="jms", **binding) -> str
+    register(spark, *, dialect="jms", name="jms_match")        # jms_match & friends for spark.sql
+    register_selector(spark, name, selector, source, ...)      # a selector as a native SQL function
+    route(messages, subscriptions, *, mode="topic", ...) -> DataFrame
 
 Nothing here imports Spark; the Spark entry points import it when called.
 """
 from ._version import __version__
+from .api import explain_filter, jms_filter, selector_to_column, selector_to_sql
 from .dialects import ACTIVEMQ, JMS, Dialect, get_dialect
 from .errors import (
     SelectorBindingError,
@@ -20,9 +24,10 @@ from .errors import (
     SelectorTypeError,
     UnsupportedSelectorError,
 )
-from .api import jms_filter, selector_to_column, selector_to_sql
 from .interpreter import evaluate
+from .routing import Subscription, route, subscription_errors
 from .selector import Selector, parse
+from .sql_functions import register, register_route, register_selector, selector_columns
 
 __all__ = [
     "__version__",
@@ -31,6 +36,14 @@ __all__ = [
     "selector_to_sql",
     "selector_to_column",
     "jms_filter",
+    "explain_filter",
+    "register",
+    "register_selector",
+    "register_route",
+    "selector_columns",
+    "route",
+    "Subscription",
+    "subscription_errors",
     "Selector",
     "Dialect",
     "JMS",

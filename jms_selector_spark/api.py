@@ -1,30 +1,94 @@
 """Spark entry points: translate a selector for a DataFrame, or filter one with it.
 
-pyspark is imported only when these are called, so the package itself imports without Spark.
+pyspark is imported only when a function that needs it is called, so the package itself imports
+without Spark (``selector_to_sql`` and ``explain_filter`` never need it).
 """
 from __future__ import annotations
 
-__all__ = ["selector_to_sql", "selector_to_column", "jms_filter"]
+import logging
+
+from .binder import Binding
+from .dialects import Dialect
+from .selector import Selector, parse
+
+__all__ = ["selector_to_sql", "selector_to_column", "jms_filter", "explain_filter"]
+
+log = logging.getLogger(__name__)
 
 
-def selector_to_sql(selector, schema=None, *, dialect="jms", **binding) -> str:
+def selector_to_sql(selector, schema=None, *, dialect: "str | Dialect" = "jms", **binding) -> str:
     """See `jms_selector_spark.backends.spark_sql.selector_to_sql`."""
     from .backends.spark_sql import selector_to_sql as _to_sql
 
     return _to_sql(selector, schema, dialect=dialect, **binding)
 
 
-def selector_to_column(selector, schema, *, dialect="jms", **binding):
+def selector_to_column(selector, schema, *, dialect: "str | Dialect" = "jms", **binding):
     """See `jms_selector_spark.backends.spark_column.selector_to_column`."""
     from .backends.spark_column import selector_to_column as _to_column
 
     return _to_column(selector, schema, dialect=dialect, **binding)
 
 
-def jms_filter(df, selector, *, dialect="jms", **binding):
+def _parsed(selector, dialect) -> Selector:
+    return selector if isinstance(selector, Selector) else parse(selector, dialect=dialect)
+
+
+def jms_filter(df, selector, *, dialect: "str | Dialect" = "jms", **binding):
     """The rows of ``df`` whose message the selector matches (UNKNOWN does not match).
 
-    For now the whole selector runs as native Spark SQL (`selector_to_sql`); a selector with a
-    construct that has no exact SQL form raises `UnsupportedSelectorError`.
+    Every part of the selector that has an exact Spark SQL form runs natively (Catalyst
+    optimizes it, Parquet filters push down); only the rest goes to the vectorized Arrow UDF,
+    which receives just the columns that part reads. ``A AND B AND C`` where only C needs the
+    fallback filters as ``native(A) AND native(B) AND udf(C)``. `explain_filter` shows the split.
+
+    Parameters
+    ----------
+    df : DataFrame
+        Messages, laid out as the data model says (headers as columns; properties flat, or in a
+        STRUCT / MAP / VARIANT column).
+    selector : str or Selector
+    dialect : str or Dialect, default "jms"
+    **binding
+        ``headers={"JMSType": "msg_type"}``, ``properties="props"``.
+
+    Returns
+    -------
+    DataFrame
+
+    Examples
+    --------
+    >>> df = spark.createDataFrame([("car", "blue", 3000), ("car", "blue", None), ("bike", "red", 9)],
+    ...                            "JMSType string, color string, weight long")
+    >>> jms_filter(df, "JMSType = 'car' AND color = 'blue' AND weight > 2500").show()
+    +-------+-----+------+
+    |JMSType|color|weight|
+    +-------+-----+------+
+    |    car| blue|  3000|
+    +-------+-----+------+
+    <BLANKLINE>
     """
-    return df.where(selector_to_sql(selector, df.schema, dialect=dialect, **binding))
+    from .hybrid import filter_column
+
+    sel = _parsed(selector, dialect)
+    column, plan = filter_column(sel, df.schema, Binding.of(**binding))
+    if not plan.is_native:
+        log.info("jms_filter: %d of %d pieces need the vectorized fallback",
+                 sum(1 for p in plan.leaves() if p.kind == "fallback"), len(plan.leaves()))
+    return df.where(column)
+
+
+def explain_filter(selector, schema, *, dialect: "str | Dialect" = "jms", **binding) -> str:
+    """How `jms_filter` runs ``selector`` on a table of ``schema``: one line per piece.
+
+    >>> print(explain_filter("JMSType = 'car' AND SPLIT(s, ',') IS NOT NULL",
+    ...                      {"JMSType": "string", "s": "string"}, dialect="activemq"))
+    native    JMSType = 'car'
+              -> `JMSType` = decode(X'636172', 'UTF-8')
+    fallback  SPLIT(s, ',') IS NOT NULL
+              -> vectorized Arrow UDF
+    """
+    from .hybrid import describe, plan_filter
+
+    sel = _parsed(selector, dialect)
+    return describe(plan_filter(sel, schema, Binding.of(**binding)), sel)

@@ -296,9 +296,12 @@ class SparkSqlGenerator(NodeVisitor):
     ``generate()`` returns the fragment; NULL in it means UNKNOWN. Each ``visit_*`` returns a `V`.
     """
 
-    def __init__(self, bound: BoundSelector):
+    def __init__(self, bound: BoundSelector, *, qualifier: tuple = ()):
         self.bound = bound
         self.d: Dialect = bound.dialect
+        #: Name parts put before every column path (``("m",)`` reads ```m`.`color```: a struct
+        #: parameter of a SQL function instead of the table's own columns).
+        self.qualifier = tuple(qualifier)
         self.env = {name: self._column(ref) for name, ref in bound.refs.items()}
 
     # -- entry point ----------------------------------------------------------------------------
@@ -317,11 +320,11 @@ class SparkSqlGenerator(NodeVisitor):
         if ref.access == "missing":
             return _NULL
         if ref.access == "variant":
-            return V("", T.DYNAMIC, True, True, None, (sql_identifier(ref.path[0]), ref.path[1]))
+            return V("", T.DYNAMIC, True, True, None, (sql_identifier(*self.qualifier, ref.path[0]), ref.path[1]))
         if ref.access == "map":
-            sql = f"try_element_at({sql_identifier(ref.path[0])}, {sql_string(ref.path[1])})"
+            sql = f"try_element_at({sql_identifier(*self.qualifier, ref.path[0])}, {sql_string(ref.path[1])})"
         else:
-            sql = sql_identifier(*ref.path)
+            sql = sql_identifier(*self.qualifier, *ref.path)
         conv = ref.conversion
         if conv == "delivery_mode":
             sql = f"CASE {sql} WHEN 2 THEN 'PERSISTENT' WHEN 1 THEN 'NON_PERSISTENT' END"

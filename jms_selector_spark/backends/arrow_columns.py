@@ -1,0 +1,205 @@
+"""From Arrow data to the JMS columns a selector reads (the UDF side of the data model).
+
+A message struct reaches a Python UDF as an Arrow ``StructArray``. This module describes its type
+in the shape `binder.bind` reads (so headers, flat/struct/map/VARIANT properties and every
+conversion follow the same rules as the SQL back end), then pulls out, for each name a selector
+uses, either ``(JmsType, pa.Array)`` or, for a VARIANT property, one array per JMS type (non-null
+only on the rows whose value has that type) — the input of `vectorized.evaluate_batch`.
+
+VARIANT reaches Python UDFs as ``struct<value: binary, metadata: binary>`` with no marker; that
+exact shape is read as a VARIANT. Its values are decoded row by row (pyspark's VariantUtils):
+correct, but slow — the native SQL path reads VARIANT without Python.
+"""
+from __future__ import annotations
+
+import math
+
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from ..types import JmsType
+
+__all__ = ["spark_like_type", "spark_like_schema", "extract_columns", "take_rows", "is_variant_type"]
+
+
+class _T:
+    """A stand-in for a Spark DataType: just what binder.py reads."""
+
+    def __init__(self, name, **kw):
+        self._name = name
+        self.__dict__.update(kw)
+
+    def typeName(self):
+        return self._name
+
+
+class _Field:
+    def __init__(self, name, data_type):
+        self.name = name
+        self.dataType = data_type
+
+
+class _Schema:
+    def __init__(self, fields):
+        self.fields = fields
+
+
+def is_variant_type(t: pa.DataType) -> bool:
+    return (pa.types.is_struct(t) and t.num_fields == 2
+            and {t.field(i).name for i in range(2)} == {"value", "metadata"}
+            and all(pa.types.is_binary(t.field(i).type) or pa.types.is_large_binary(t.field(i).type) for i in range(2)))
+
+
+def spark_like_type(t: pa.DataType) -> _T:
+    """The Spark type name binder.py expects, for an Arrow type."""
+    if pa.types.is_boolean(t):
+        return _T("boolean")
+    if pa.types.is_int8(t):
+        return _T("byte")
+    if pa.types.is_int16(t):
+        return _T("short")
+    if pa.types.is_int32(t):
+        return _T("integer")
+    if pa.types.is_int64(t):
+        return _T("long")
+    if pa.types.is_float32(t):
+        return _T("float")
+    if pa.types.is_float64(t):
+        return _T("double")
+    if pa.types.is_string(t) or pa.types.is_large_string(t) or pa.types.is_string_view(t):
+        return _T("string")
+    if pa.types.is_decimal(t):
+        return _T("decimal", precision=t.precision, scale=t.scale)
+    if pa.types.is_timestamp(t):
+        return _T("timestamp")
+    if is_variant_type(t):
+        return _T("variant")
+    if pa.types.is_struct(t):
+        return _T("struct", fields=[_Field(t.field(i).name, spark_like_type(t.field(i).type)) for i in range(t.num_fields)])
+    if pa.types.is_map(t):
+        return _T("map", keyType=spark_like_type(t.key_type), valueType=spark_like_type(t.item_type))
+    return _T(str(t))
+
+
+def spark_like_schema(t: pa.StructType) -> _Schema:
+    """A StructType-like schema for the fields of an Arrow struct type."""
+    return _Schema([_Field(t.field(i).name, spark_like_type(t.field(i).type)) for i in range(t.num_fields)])
+
+
+def _child(arr: pa.Array, name: str) -> pa.Array:
+    """A struct child with the parent's nulls applied."""
+    if isinstance(arr, pa.ChunkedArray):
+        arr = arr.combine_chunks()
+    return pc.struct_field(arr, name)
+
+
+def _convert(ref, arr: pa.Array):
+    conv = ref.conversion
+    if conv == "delivery_mode":
+        ints = arr.cast(pa.int64())
+        return pc.if_else(pc.equal(ints, 2), "PERSISTENT",
+                          pc.if_else(pc.equal(ints, 1), "NON_PERSISTENT", pa.scalar(None, pa.string())))
+    if conv == "epoch_millis":
+        unit = arr.type.unit
+        per_ms = {"s": None, "ms": 1, "us": 1000, "ns": 1_000_000}[unit]
+        raw = arr.cast(pa.int64()) if not pa.types.is_timestamp(arr.type) else pc.cast(arr, pa.int64())
+        if per_ms is None:
+            return pc.multiply(raw, 1000)
+        # floor division, as unix_millis does for instants before 1970
+        q = pc.divide(raw, per_ms)
+        fix = pc.and_(pc.less(raw, 0), pc.not_equal(pc.multiply(q, per_ms), raw))
+        return pc.if_else(fix, pc.subtract(q, 1), q)
+    if conv == "decimal":
+        if ref.type is JmsType.LONG:
+            return _decimal_to_long(arr)
+        return pc.cast(arr, pa.float64(), safe=False)
+    return arr
+
+
+def _decimal_to_long(arr):
+    vals = [None if v is None else (int(v) if -(2**63) <= int(v) < 2**63 else None) for v in arr.to_pylist()]
+    return pa.array(vals, pa.int64())
+
+
+_ARROW_OF = {
+    JmsType.BOOLEAN: pa.bool_(), JmsType.BYTE: pa.int8(), JmsType.SHORT: pa.int16(), JmsType.INT: pa.int32(),
+    JmsType.LONG: pa.int64(), JmsType.FLOAT: pa.float32(), JmsType.DOUBLE: pa.float64(), JmsType.STRING: pa.string(),
+}
+
+
+def _variant_values(arr: pa.Array, key: str) -> dict:
+    """Per-JMS-type arrays for ``key`` of each VARIANT object in ``arr`` (row by row)."""
+    from pyspark.sql.variant_utils import VariantUtils
+
+    buckets = {JmsType.BOOLEAN: [], JmsType.LONG: [], JmsType.DOUBLE: [], JmsType.STRING: []}
+    for row in arr.to_pylist():
+        v = None
+        if row is not None:
+            try:
+                obj = VariantUtils.to_python(row["value"], row["metadata"])
+            except Exception:  # malformed variant: treat the row as NULL, never kill the job
+                obj = None
+            if isinstance(obj, dict):
+                v = obj.get(key)
+        kind = None
+        if isinstance(v, bool):
+            kind = JmsType.BOOLEAN
+        elif isinstance(v, int):
+            kind = JmsType.LONG if -(2**63) <= v < 2**63 else None
+        elif isinstance(v, float) or (v is not None and type(v).__name__ == "Decimal"):
+            kind, v = JmsType.DOUBLE, float(v)
+        elif isinstance(v, str):
+            kind = JmsType.STRING
+        for t, values in buckets.items():
+            values.append(v if t is kind else None)
+    return {t: pa.array(vals, _ARROW_OF[t]) for t, vals in buckets.items()}
+
+
+def _ref_key(ref):
+    """What makes two selectors' references read the same data (the selector name does not)."""
+    return (ref.path, ref.access, ref.type, ref.conversion, ref.spark_type)
+
+
+def _extract_one(ref, message: pa.Array):
+    if ref.access == "column":
+        arr = message
+        for part in ref.path:
+            arr = _child(arr, part)
+        return (ref.type, _convert(ref, arr))
+    if ref.access == "map":
+        m = _child(message, ref.path[0])
+        return (ref.type, _convert(ref, pc.map_lookup(m, pa.scalar(ref.path[1]), "first")))
+    return _variant_values(_child(message, ref.path[0]), ref.path[1])  # "variant"
+
+
+def extract_columns(bound, message: pa.Array, cache: "dict | None" = None) -> dict:
+    """The JMS columns ``bound`` reads, taken from a struct array of message rows.
+
+    ``cache`` (a dict, one per batch) shares the work between selectors evaluated over the same
+    batch: a column several selectors read is extracted and converted once.
+    """
+    if isinstance(message, pa.ChunkedArray):
+        message = message.combine_chunks()
+    out = {}
+    for name, ref in bound.refs.items():
+        if ref.access == "missing":
+            continue
+        if cache is None:
+            out[name] = _extract_one(ref, message)
+            continue
+        key = _ref_key(ref)
+        if key not in cache:
+            cache[key] = _extract_one(ref, message)
+        out[name] = cache[key]
+    return out
+
+
+def take_rows(columns: dict, mask: pa.BooleanArray) -> dict:
+    """``columns`` (as `extract_columns` returns them) restricted to the rows where ``mask``."""
+    out = {}
+    for name, col in columns.items():
+        if isinstance(col, tuple):
+            out[name] = (col[0], col[1].filter(mask))
+        else:
+            out[name] = {t: arr.filter(mask) for t, arr in col.items()}
+    return out

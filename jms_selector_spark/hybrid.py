@@ -1,0 +1,142 @@
+"""Hybrid filtering: native Spark SQL wherever a sub-expression maps, the vectorized UDF for the rest.
+
+The boolean skeleton of a selector (AND / OR / NOT) is walked from the root. A sub-expression
+the SQL back end translates stays native; one it cannot (it raises `UnsupportedSelectorError`)
+becomes a call of a three-valued Arrow UDF that evaluates just that sub-expression over just the
+columns it reads. Spark's AND/OR/NOT are Kleene and the UDF returns NULL for UNKNOWN, so the
+pieces compose exactly. For ``A AND B AND C`` with only C falling back, the filter is
+``native(A) AND native(B) AND udf(C)``: Spark pushes A and B down to Parquet and runs the UDF only
+on the rows that pass them (``A OR udf(C)`` pushes nothing down: nothing can be).
+
+Sibling operands that all fall back share one UDF call (their AND, or their OR), so rows cross to
+Python once per group.
+
+What falls back (everything else is native): ActiveMQ's ``SPLIT``, ``REGEX``/``REPLACE`` whose
+regex is not a literal in the Java/Python common subset, ``INLIST`` over anything but
+``MAKELIST`` of non-approximate values, string concatenation with a float/double operand, and a
+predicate reading more than two VARIANT properties at once (see `backends.spark_sql`).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from . import nodes as n
+from .binder import Binding
+from .errors import UnsupportedSelectorError
+from .printer import to_text
+from .selector import Selector
+
+__all__ = ["Plan", "plan_filter", "describe", "filter_column", "sub_selector"]
+
+
+@dataclass(frozen=True)
+class Plan:
+    """How a (sub-)selector runs.
+
+    Attributes
+    ----------
+    kind : str
+        ``"native"`` (``sql`` is its fragment), ``"fallback"`` (the vectorized UDF evaluates
+        ``node``), or ``"and"`` / ``"or"`` / ``"not"`` over ``parts``.
+    node : Node or None
+        The sub-expression (None for an empty selector).
+    sql : str or None
+    parts : tuple of Plan
+    """
+
+    kind: str
+    node: "n.Node | None"
+    sql: "str | None" = None
+    parts: tuple = ()
+
+    @property
+    def is_native(self) -> bool:
+        """True when nothing in the plan needs the fallback."""
+        return self.kind == "native"
+
+    def leaves(self) -> list:
+        """The native and fallback pieces, left to right."""
+        if self.kind in ("native", "fallback"):
+            return [self]
+        return [leaf for p in self.parts for leaf in p.leaves()]
+
+
+def sub_selector(selector: Selector, node: n.Node) -> Selector:
+    """A `Selector` for one sub-expression of ``selector`` (its text is the canonical print)."""
+    return Selector(to_text(node, selector.dialect), node, selector.dialect)
+
+
+def plan_filter(selector: Selector, schema, binding: "Binding | None" = None) -> Plan:
+    """Split ``selector`` into native and fallback pieces for a table of ``schema``."""
+    from .backends.spark_sql import SparkSqlGenerator
+    from .binder import bind
+
+    binding = binding or Binding()
+
+    def native(node):
+        try:
+            return SparkSqlGenerator(bind(sub_selector(selector, node), schema, binding)).generate()
+        except UnsupportedSelectorError:
+            return None
+
+    def merge(cls, kids, span):
+        fb = [k.node for k in kids if k.kind == "fallback"]
+        if len(fb) < 2:
+            return kids
+        merged = Plan("fallback", cls(tuple(fb), span=span))
+        return [k for k in kids if k.kind != "fallback"] + [merged]
+
+    def walk(node):
+        sql = native(node)
+        if sql is not None:
+            return Plan("native", node, sql)
+        if isinstance(node, (n.And, n.Or)):
+            kids = merge(type(node), [walk(op) for op in node.operands], node.span)
+            if len(kids) == 1:
+                return kids[0]
+            return Plan("and" if isinstance(node, n.And) else "or", node, parts=tuple(kids))
+        if isinstance(node, n.Not):
+            return Plan("not", node, parts=(walk(node.operand),))
+        return Plan("fallback", node)
+
+    if selector.root is None:
+        return Plan("native", None, "TRUE")
+    return walk(selector.root)
+
+
+def describe(plan: Plan, selector: Selector) -> str:
+    """One line per piece: ``native`` / ``fallback``, the sub-selector, and its SQL if native."""
+    lines = []
+    for leaf in plan.leaves():
+        text = to_text(leaf.node, selector.dialect) if leaf.node is not None else "(empty selector)"
+        if leaf.kind == "native":
+            lines.append(f"native    {text}\n          -> {leaf.sql}")
+        else:
+            lines.append(f"fallback  {text}\n          -> vectorized Arrow UDF")
+    return "\n".join(lines)
+
+
+def filter_column(selector: Selector, schema, binding: "Binding | None" = None):
+    """``(Column, Plan)``: the selector as native SQL plus UDF calls where needed (NULL = UNKNOWN)."""
+    from pyspark.sql import functions as F
+
+    from .backends.udf import selector_udf, source_struct
+
+    binding = binding or Binding()
+    plan = plan_filter(selector, schema, binding)
+
+    def build(p: Plan):
+        if p.kind == "native":
+            return F.expr(p.sql)
+        if p.kind == "fallback":
+            udf, cols = selector_udf(sub_selector(selector, p.node), schema, binding)
+            return udf(source_struct(cols))
+        if p.kind == "not":
+            return ~build(p.parts[0])
+        cols = [build(k) for k in p.parts]
+        out = cols[0]
+        for c in cols[1:]:
+            out = (out & c) if p.kind == "and" else (out | c)
+        return out
+
+    return build(plan), plan

@@ -1,0 +1,224 @@
+"""Selectors for ``spark.sql`` users: `register` (the vectorized ``jms_match``) and
+`register_selector` (a literal selector as native SQL, no Python at all).
+
+Two ways to use a selector from SQL, with different costs:
+
+- ``jms_match(selector, struct(...))`` — registered by `register` — evaluates any selector, a
+  literal or a column (one selector per row: subscriptions joined to messages), in a vectorized
+  Arrow UDF. Rows cross to a Python worker, which costs about 10× a native filter, and the UDF
+  receives every field of the struct you pass: pass ``struct(JMSType, color, weight)`` rather
+  than ``struct(*)`` when the table is wide (`selector_columns` lists what a selector reads).
+- ``register_selector(spark, "blue_cars", "color = 'blue'", "messages")`` turns one literal
+  selector into a temporary SQL function ``blue_cars(struct(*))`` (or a temporary view). Its
+  body is the native fragment of `selector_to_sql`, which the analyzer inlines: the plan has no
+  Python, filters push down to Parquet and unused columns are pruned.
+
+The SQL function takes the *whole row* as one struct, declared with exactly the row's type:
+Spark inlines the body only when ``struct(*)`` needs no cast (measured on Spark 4.3: a struct
+type whose fields are in another order, or of another nullability, gets a cast and loses all
+pushdown). So the function belongs to one table schema; register it again for another table.
+"""
+from __future__ import annotations
+
+import logging
+import re
+
+from .backends.spark_sql import SparkSqlGenerator, sql_identifier
+from .binder import Binding, bind
+from .dialects import Dialect, get_dialect
+from .selector import Selector, parse
+
+__all__ = ["register", "register_selector", "register_route", "selector_columns", "struct_ddl"]
+
+log = logging.getLogger(__name__)
+
+_PARAM = "message"
+_SIMPLE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+
+
+def register(spark, *, dialect: "str | Dialect" = "jms", name: str = "jms_match", **binding) -> dict:
+    """Register ``jms_match`` and ``jms_selector_error`` for ``spark.sql``.
+
+    - ``<name>(selector STRING, message STRUCT) -> BOOLEAN``: TRUE when the message matches;
+      UNKNOWN and an invalid selector give FALSE (one bad selector in a subscriptions table
+      never fails the query). A NULL selector is "no selector": every message matches.
+    - ``<name>_3vl(selector, message) -> BOOLEAN``: the three-valued value (NULL = UNKNOWN, and
+      NULL for an invalid selector), for use under NOT / OR in your own SQL.
+    - ``jms_selector_error(selector STRING) -> STRING``: the error, with its position and caret,
+      for an invalid selector; NULL for a valid one.
+
+    Parameters
+    ----------
+    spark : SparkSession
+    dialect : str or Dialect, default "jms"
+    name : str, default "jms_match"
+    **binding
+        ``headers={"JMSType": "msg_type"}``, ``properties="props"``: how the message struct holds
+        headers and properties (see `selector_to_sql`).
+
+    Returns
+    -------
+    dict
+        SQL name → the registered UDF (usable from the DataFrame API too).
+
+    Examples
+    --------
+    >>> fns = register(spark)
+    >>> spark.createDataFrame([("car", "blue", 3000), ("car", "red", 3000)],
+    ...                       "JMSType string, color string, weight long").createOrReplaceTempView("m")
+    >>> spark.sql("SELECT color FROM m WHERE jms_match('color = ''blue'' AND weight > 2500', "
+    ...           "struct(*))").show()
+    +-----+
+    |color|
+    +-----+
+    | blue|
+    +-----+
+    <BLANKLINE>
+    >>> spark.sql("SELECT jms_selector_error('color = ''blue'' AND AND weight > 2500') AS e"
+    ...           ).first().e.splitlines()[0]
+    "SelectorSyntaxError: unexpected 'AND' at line 1, column 20"
+    """
+    from .backends.udf import match_udf, selector_error_udf
+
+    d = get_dialect(dialect)
+    b = Binding.of(**binding)
+    fns = {
+        name: match_udf(d, binding=b),
+        f"{name}_3vl": match_udf(d, binding=b, three_valued=True),
+        "jms_selector_error": selector_error_udf(d),
+    }
+    for sql_name, fn in fns.items():
+        spark.udf.register(sql_name, fn)
+    log.info("registered %s for dialect %s", ", ".join(fns), d.name)
+    return fns
+
+
+def struct_ddl(data_type) -> str:
+    """Spark DDL for a data type, nested nullability included (``STRUCT<`a`: BIGINT NOT NULL>``)."""
+    kind = data_type.typeName()
+    if kind == "struct":
+        fields = ", ".join(
+            f"{sql_identifier(f.name)}: {struct_ddl(f.dataType)}{'' if f.nullable else ' NOT NULL'}"
+            for f in data_type.fields)
+        return f"STRUCT<{fields}>"
+    if kind == "array":
+        return f"ARRAY<{struct_ddl(data_type.elementType)}>"
+    if kind == "map":
+        return f"MAP<{struct_ddl(data_type.keyType)}, {struct_ddl(data_type.valueType)}>"
+    return data_type.simpleString().upper()
+
+
+def _schema_of(spark, source):
+    if isinstance(source, str):
+        return spark.table(source)
+    return source
+
+
+def register_selector(spark, name: str, selector, source, *, dialect: "str | Dialect" = "jms",
+                      kind: str = "function", **binding) -> str:
+    """Register a literal selector as native Spark SQL: a temporary function or view.
+
+    Parameters
+    ----------
+    spark : SparkSession
+    name : str
+        The SQL name to create (letters, digits and ``_``).
+    selector : str or Selector
+    source : str or DataFrame
+        The messages table (a table/view name) or DataFrame whose schema the selector is bound to.
+    dialect : str or Dialect, default "jms"
+    kind : {"function", "view"}
+        ``"function"``: ``CREATE TEMPORARY FUNCTION <name>(message STRUCT<the row type>) RETURNS
+        BOOLEAN``, called as ``<name>(struct(*))`` on that table. ``"view"``: ``CREATE TEMPORARY
+        VIEW <name>`` holding the matching rows of ``source``.
+    **binding
+        ``headers=``, ``properties=`` as in `selector_to_sql`.
+
+    Returns
+    -------
+    str
+        The SQL statement (function) or fragment (view) that was registered.
+
+    Raises
+    ------
+    UnsupportedSelectorError
+        The selector needs the vectorized evaluator (no exact native form): use ``jms_match``.
+
+    Examples
+    --------
+    >>> df = spark.createDataFrame([("car", "blue", 3000), ("bike", "blue", 10)],
+    ...                            "JMSType string, color string, weight long")
+    >>> df.createOrReplaceTempView("messages")
+    >>> _ = register_selector(spark, "heavy_blue", "color = 'blue' AND weight > 2500", "messages")
+    >>> spark.sql("SELECT JMSType FROM messages WHERE heavy_blue(struct(*))").show()
+    +-------+
+    |JMSType|
+    +-------+
+    |    car|
+    +-------+
+    <BLANKLINE>
+    """
+    if not _SIMPLE_NAME.match(name):
+        raise ValueError(f"a SQL name of letters, digits and _ is needed, not {name!r}")
+    if kind not in ("function", "view"):
+        raise ValueError(f"kind must be 'function' or 'view', not {kind!r}")
+    d = get_dialect(dialect)
+    sel = selector if isinstance(selector, Selector) else parse(selector, dialect=d)
+    df = _schema_of(spark, source)
+    schema = df.schema
+    bound = bind(sel, schema, Binding.of(**binding))
+    if kind == "view":
+        fragment = SparkSqlGenerator(bound).generate()
+        df.where(fragment).createOrReplaceTempView(name)
+        log.info("temporary view %s: %s", name, fragment)
+        return fragment
+    body = SparkSqlGenerator(bound, qualifier=(_PARAM,)).generate()
+    statement = (f"CREATE OR REPLACE TEMPORARY FUNCTION {sql_identifier(name)}"
+                 f"({_PARAM} {struct_ddl(schema)}) RETURNS BOOLEAN RETURN {body}")
+    spark.sql(statement)
+    log.info("temporary function %s(struct(*)): %s", name, body)
+    return statement
+
+
+def selector_columns(selector, schema, *, dialect: "str | Dialect" = "jms", **binding) -> list:
+    """The top-level columns a selector reads from a table (what to pass to ``jms_match``).
+
+    >>> selector_columns("JMSType = 'car' AND weight > 2500", {"JMSType": "string", "weight": "long",
+    ...                  "color": "string"})
+    ['JMSType', 'weight']
+    """
+    sel = selector if isinstance(selector, Selector) else parse(selector, dialect=dialect)
+    return list(bind(sel, schema, Binding.of(**binding)).source_columns())
+
+
+def register_route(spark, name: str, messages, subscriptions, *, mode: str = "topic",
+                   dialect: "str | Dialect" = "jms", **options) -> dict:
+    """`route` as a temporary view for ``spark.sql``; returns the invalid subscriptions' errors.
+
+    ``messages`` and ``subscriptions`` are table names or DataFrames (subscriptions: columns
+    ``name``, ``selector`` and optionally ``durable``); ``options`` are `route`'s (``order_by``,
+    ``headers``, ``properties``).
+
+    >>> msgs = spark.createDataFrame([("ID:1", 1, "car"), ("ID:2", 2, "bike")],
+    ...                              "JMSMessageID string, JMSTimestamp long, JMSType string")
+    >>> subs = spark.createDataFrame([("cars", "JMSType = 'car'"), ("bad", "JMSType =")],
+    ...                              "name string, selector string")
+    >>> sorted(register_route(spark, "routed", msgs, subs))
+    ['bad']
+    >>> spark.sql("SELECT JMSMessageID, subscription FROM routed ORDER BY 1").show()
+    +------------+------------+
+    |JMSMessageID|subscription|
+    +------------+------------+
+    |        ID:1|        cars|
+    |        ID:2|        NULL|
+    +------------+------------+
+    <BLANKLINE>
+    """
+    from .routing import route, subscription_errors
+
+    if not _SIMPLE_NAME.match(name):
+        raise ValueError(f"a SQL name of letters, digits and _ is needed, not {name!r}")
+    messages = _schema_of(spark, messages)
+    subscriptions = _schema_of(spark, subscriptions)
+    route(messages, subscriptions, mode=mode, dialect=dialect, **options).createOrReplaceTempView(name)
+    return subscription_errors(subscriptions, dialect=dialect)

@@ -1,0 +1,115 @@
+"""spark.sql entry points: `register_selector` (native, no Python in the plan) and `register`
+(``jms_match`` / ``jms_selector_error`` on the vectorized evaluator, per-row selectors)."""
+from __future__ import annotations
+
+import pytest
+
+import jms_selector_spark as jss
+from jms_selector_spark.sql_functions import register, register_selector, selector_columns, struct_ddl
+
+from conftest import sql_conf
+
+pytestmark = pytest.mark.spark
+
+ROWS = [
+    ("ID:1", 1000, "car", 4, "PERSISTENT", "blue", 3000, 2.5, True),
+    ("ID:2", 2000, "car", 9, "NON_PERSISTENT", "red", 1000, None, False),
+    ("ID:3", 3000, "truck", 1, "PERSISTENT", None, 9000, 7.0, None),
+    ("ID:4", 4000, "bike", 4, "PERSISTENT", "blue", None, float("nan"), True),
+    ("ID:5", 5000, None, None, None, "O'Brien", 2501, -0.0, False),
+]
+DDL = ("JMSMessageID string, JMSTimestamp long, JMSType string, JMSPriority int, JMSDeliveryMode string,"
+       " color string, weight long, ratio double, urgent boolean")
+NAMES = [c.split()[0] for c in DDL.split(", ")]
+HEADERS = {"JMSMessageID", "JMSTimestamp", "JMSType", "JMSPriority", "JMSDeliveryMode"}
+
+SELECTORS = [
+    "JMSType = 'car' AND color = 'blue' AND weight > 2500",
+    "color LIKE 'O''%' OR JMSPriority >= 9",
+    "NOT (weight BETWEEN 1000 AND 3000)",
+    "ratio > 2.0 OR urgent",
+    "JMSDeliveryMode = 'PERSISTENT' AND color IS NULL",
+    "color IN ('red', 'blue') AND NOT urgent",
+    "weight / 2 = 500",
+]
+
+
+def _expected(selector, dialect="jms"):
+    out = []
+    for row in ROWS:
+        values = dict(zip(NAMES, row))
+        headers = {k: v for k, v in values.items() if k in HEADERS and v is not None}
+        props = {k: v for k, v in values.items() if k not in HEADERS}
+        if jss.evaluate(selector, headers, props, dialect=dialect) is True:
+            out.append(values["JMSMessageID"])
+    return sorted(out)
+
+
+@pytest.fixture(scope="module")
+def messages(spark, tmp_path_factory):
+    path = str(tmp_path_factory.mktemp("sqlfn") / "messages")
+    spark.createDataFrame(ROWS, DDL).write.parquet(path)
+    df = spark.read.parquet(path)
+    df.createOrReplaceTempView("sqlfn_messages")
+    return df
+
+
+def _plan(df) -> str:
+    return df._jdf.queryExecution().executedPlan().toString()
+
+
+def _pushed(df) -> str:
+    plan = _plan(df)
+    start = plan.index("PushedFilters: [")
+    return plan[start:plan.index("]", start) + 1]
+
+
+def test_struct_ddl_keeps_order_and_nullability(spark):
+    df = spark.sql("SELECT 1 AS b, named_struct('x', 'a', 'y', CAST(NULL AS INT)) AS s, map('k', 1) AS m")
+    assert struct_ddl(df.schema) == "STRUCT<`b`: INT NOT NULL, `s`: STRUCT<`x`: STRING NOT NULL, `y`: INT> NOT NULL, `m`: MAP<STRING, INT> NOT NULL>"
+
+
+@pytest.mark.parametrize("ansi", ["true", "false"])
+def test_registered_selector_functions_are_native_and_exact(spark, messages, ansi):
+    for k, sel in enumerate(SELECTORS):
+        register_selector(spark, f"sel_{k}", sel, "sqlfn_messages")
+    with sql_conf(spark, {"spark.sql.ansi.enabled": ansi}):
+        for k, sel in enumerate(SELECTORS):
+            q = spark.sql(f"SELECT JMSMessageID FROM sqlfn_messages WHERE sel_{k}(struct(*))")
+            assert sorted(r[0] for r in q.collect()) == _expected(sel), sel
+            plan = _plan(q)
+            assert "Python" not in plan and "ArrowEval" not in plan, plan
+
+
+def test_registered_function_pushes_down_like_the_hand_written_filter(spark, messages):
+    register_selector(spark, "heavy_blue_cars", "JMSType = 'car' AND color = 'blue' AND weight > 2500",
+                      "sqlfn_messages")
+    ours = spark.sql("SELECT JMSType FROM sqlfn_messages WHERE heavy_blue_cars(struct(*))")
+    hand = spark.sql("SELECT JMSType FROM sqlfn_messages WHERE JMSType = 'car' AND color = 'blue' AND weight > 2500")
+    with sql_conf(spark, {"spark.sql.maxMetadataStringLength": "10000"}):  # untruncated plan text
+        assert _pushed(ours) == _pushed(hand)
+        assert "EqualTo(JMSType,car)" in _pushed(ours) and "GreaterThan(weight,2500)" in _pushed(ours)
+        scan = _plan(ours)
+    # column pruning: only the three columns the selector reads are scanned
+    read_schema = scan[scan.index("ReadSchema: "):].split("\n")[0]
+    assert read_schema == "ReadSchema: struct<JMSType:string,color:string,weight:bigint>", read_schema
+
+
+def test_registered_view(spark, messages):
+    sel = "color LIKE 'O''%' OR JMSPriority >= 9"
+    register_selector(spark, "irish_or_urgent", sel, messages, kind="view")
+    got = sorted(r[0] for r in spark.sql("SELECT JMSMessageID FROM irish_or_urgent").collect())
+    assert got == _expected(sel)
+
+
+def test_register_selector_errors(spark, messages):
+    with pytest.raises(jss.SelectorSyntaxError):
+        register_selector(spark, "bad", "color = ", "sqlfn_messages")
+    with pytest.raises(jss.UnsupportedSelectorError):
+        register_selector(spark, "needs_udf", "SPLIT(color, ',') IS NULL", "sqlfn_messages", dialect="activemq")
+    with pytest.raises(ValueError, match="SQL name"):
+        register_selector(spark, "drop table x", "color = 'x'", "sqlfn_messages")
+
+
+def test_selector_columns(messages):
+    assert selector_columns("weight > 1 AND JMSType = 'x' AND nothere = 1", messages.schema) == ["weight", "JMSType"]
