@@ -178,7 +178,10 @@ def bind(selector: Selector, schema, binding: "Binding | None" = None) -> BoundS
     binding = binding or Binding()
     fields = _fields(schema)
     props_type = fields.get(binding.properties)
-    header_columns = {binding.headers.get(h, h) for h in selector.dialect.headers}
+    # Columns holding a JMS header are never read as properties, even for a header the dialect
+    # does not make selectable (in `jms`, JMSExpiration names a property, which such a table
+    # does not have: NULL).
+    header_columns = {binding.headers.get(h, h) for h in selector.dialect.headers | HEADER_TYPES.keys()}
     refs = {}
     for name in selector.identifiers:
         refs[name] = _resolve(name, selector, fields, props_type, header_columns, binding)

@@ -123,6 +123,15 @@ class V:
     atomic: bool = True  # usable as an operand without parentheses
     lit: object = None  # the Python value of a constant (None: not a constant)
     variant: "tuple | None" = None  # (column sql, key) of a VARIANT property
+    bound: "int | None" = None  # largest |value| of an exact expression, when smaller than its type's
+
+    def magnitude(self) -> int:
+        """An upper bound of ``|value|`` for an exact numeric (what overflow checks rely on)."""
+        if self.is_const and not isinstance(self.lit, bool):
+            return abs(int(self.lit))
+        if self.bound is not None:
+            return self.bound
+        return _TYPE_MAGNITUDE[self.type]
 
     @property
     def is_const(self):
@@ -133,6 +142,9 @@ class V:
 
 
 _NULL = V("NULL", T.NULL, True, True)
+#: |MIN_VALUE| of each exact type: the largest magnitude a value of that type can have.
+_TYPE_MAGNITUDE = {T.BYTE: 2**7, T.SHORT: 2**15, T.INT: 2**31, T.LONG: 2**63}
+_LIMIT = {T.INT: 2**31 - 1, T.LONG: 2**63 - 1}
 
 
 def _bool(sql, nullable=True, atomic=False, lit=None) -> V:
@@ -454,15 +466,19 @@ class SparkSqlGenerator(NodeVisitor):
         return _bool(f"CASE WHEN {l.op()} IS NULL THEN IF({r.op()} IS NULL, TRUE, {NULL_BOOL})"
                      f" WHEN {r.op()} IS NULL THEN FALSE ELSE {core.sql} END", True, True)
 
-    def _core(self, op, l: V, r: V) -> V:
-        """``l op r`` for two static non-NULL types: NULL exactly when an operand is NULL."""
+    def _core(self, op, l: V, r: V, nan_checks: bool = True) -> V:
+        """``l op r`` for two static non-NULL types: NULL exactly when an operand is NULL.
+
+        ``nan_checks=False`` leaves out the guards that make a NaN operand compare false (the
+        caller knows Spark's own NaN ordering already gives the Java answer).
+        """
         if not (l.type.is_static and r.type.is_static):  # pragma: no cover - expanded before
             raise UnsupportedSelectorError("comparison of a value of unknown type")
         lf, rf = l.type.family, r.type.family
         if lf != rf:
             return _strict(_FALSE, l, r)
         if lf == "numeric":
-            return self._numeric_compare(op, l, r)
+            return self._numeric_compare(op, l, r, nan_checks)
         if op.is_ordering:
             if not self.d.string_ordering:
                 return _strict(_FALSE, l, r)
@@ -476,7 +492,7 @@ class SparkSqlGenerator(NodeVisitor):
         """UTF-8 byte order equals UTF-16 order when one side is a constant below U+D800."""
         return any(v.is_const and all(ord(ch) < 0xD800 for ch in v.lit) for v in (l, r))
 
-    def _numeric_compare(self, op, l: V, r: V) -> V:
+    def _numeric_compare(self, op, l: V, r: V, nan_checks: bool = True) -> V:
         d = self.d
         if d.comparison_promotion is None:
             t = promote(l.type, r.type)
@@ -505,7 +521,7 @@ class SparkSqlGenerator(NodeVisitor):
         nan_l, nan_r = _may_nan(l), _may_nan(r)
         if (l.is_const and math.isnan(float(l.lit))) or (r.is_const and math.isnan(float(r.lit))):
             return _strict(_TRUE if op is C.NE else _FALSE, l, r)
-        if not (nan_l or nan_r):
+        if not (nan_l or nan_r) or not nan_checks:
             return _bool(plain, nullable)
 
         def is_nan(x, other, other_v):
@@ -523,7 +539,11 @@ class SparkSqlGenerator(NodeVisitor):
         if d.null_between_is_false:
             if T.NULL in (x.type, lo.type, hi.type):
                 return _TRUE if node.negated else _FALSE
-            inside = _and([self._core(C.GE, x, lo), self._core(C.LE, x, hi)])
+            # Spark orders NaN above everything: with a non-NaN constant high bound, a NaN operand
+            # already fails `x <= hi` (and `x >= NaN` fails for any other x), exactly as Java's
+            # comparisons do, so the per-comparison NaN guards can go.
+            nan_checks = not (hi.is_const and hi.type.is_numeric and not math.isnan(float(hi.lit)))
+            inside = _and([self._core(C.GE, x, lo, nan_checks), self._core(C.LE, x, hi, nan_checks)])
             nullable = _nulls(x, lo, hi)
             if node.negated:
                 return _nonnull(_or([_not(inside)] + [_bool(f"{v.op()} IS NULL", False) for v in nullable]))
@@ -621,6 +641,9 @@ class SparkSqlGenerator(NodeVisitor):
                 if r.is_const and r.lit == 0:
                     return V("CAST(NULL AS INT)", T.NULL)
                 return V(f"CAST({a} % {_nonzero(r, b)} AS INT)", T.INT, True)
+            exact = _no_overflow(op, l, r, T.INT)
+            if exact is not None:  # cannot overflow: plain arithmetic, nothing to wrap
+                return V(f"(CAST({l.sql} AS INT) {op.value} CAST({r.sql} AS INT))", T.INT, nullable, bound=exact)
             return V(_wrap32(f"{a} {op.value} {b}"), T.INT, nullable)
         # LONG
         a, b = f"CAST({l.sql} AS BIGINT)", f"CAST({r.sql} AS BIGINT)"
@@ -633,6 +656,9 @@ class SparkSqlGenerator(NodeVisitor):
             if r.is_const:
                 return V(neg if r.lit == -1 else f"({a} div {b})", T.LONG, nullable)
             return V(f"CASE WHEN {b} = -1 THEN {neg} ELSE {a} div nullif({b}, 0) END", T.LONG, True)
+        exact = _no_overflow(op, l, r, T.LONG)
+        if exact is not None:  # e.g. an int column times a small literal: plain BIGINT arithmetic
+            return V(f"({a} {op.value} {b})", T.LONG, nullable, bound=exact)
         return V(_wrap64(f"CAST({l.sql} AS DECIMAL(20,0)) {op.value} CAST({r.sql} AS DECIMAL(20,0))"),
                  T.LONG, nullable)
 
@@ -680,6 +706,13 @@ class SparkSqlGenerator(NodeVisitor):
             return V(f"regexp_replace({v.sql}, {sql_string(rx.value)}, {sql_string(repl.value)})", T.STRING,
                      v.nullable)
         raise UnsupportedSelectorError(f"{name}(...) has no exact Spark SQL form here", "", node.span)
+
+
+def _no_overflow(op, l: V, r: V, t: JmsType) -> "int | None":
+    """A bound of ``|l op r|`` when ``l op r`` (+, -, *) cannot overflow type ``t``; else None."""
+    a, b = l.magnitude(), r.magnitude()
+    bound = a * b if op is A.TIMES else a + b
+    return bound if bound <= _LIMIT[t] else None
 
 
 def _nonnull(v: V) -> V:

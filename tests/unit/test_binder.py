@@ -95,3 +95,10 @@ def test_bound_selectors_dialects_and_bindings_pickle():
     assert pickle.loads(pickle.dumps(jss.JMS)) is jss.JMS
     b = bind(jss.parse("a = 1", dialect=d), {"a": "long"}, Binding.of({"JMSType": "t"}))
     assert pickle.loads(pickle.dumps(b)) == b
+
+
+def test_a_header_column_the_dialect_cannot_select_is_not_a_property():
+    schema = T.StructType(HEADERS + [T.StructField("JMSExpiration", T.LongType())])
+    assert refs("JMSExpiration > 0", schema)["JMSExpiration"].access == "missing"  # jms: a property
+    r = bind(jss.parse("JMSExpiration > 0", dialect="activemq"), schema).refs
+    assert r["JMSExpiration"].path == ("JMSExpiration",) and r["JMSExpiration"].header

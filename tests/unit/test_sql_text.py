@@ -56,6 +56,14 @@ GOLDEN = [
     ("weight > -9223372036854775808", "`weight` > CAST(-9223372036854775808 AS BIGINT)"),
     ("weight = 3000000000", "`weight` = 3000000000L"),
     ("", "TRUE"),
+    # arithmetic that cannot overflow needs no wrapping (an int times a small long literal)...
+    ("i * 2 > 40", "(CAST(`i` AS BIGINT) * CAST(2 AS BIGINT)) > 40"),
+    # ...arithmetic that can overflow wraps as Java does
+    ("i + i = 3", "CAST(shiftright(shiftleft(CAST(`i` AS BIGINT) + CAST(`i` AS BIGINT), 32), 32) AS INT) = 3"),
+    ("weight * 2 = 4", "CAST(pmod(CAST(`weight` AS DECIMAL(20,0)) * CAST(2 AS DECIMAL(20,0))"
+                       " + 9223372036854775808, 18446744073709551616) - 9223372036854775808 AS BIGINT) = 4"),
+    # BETWEEN with a constant high bound: Spark's NaN order already fails a NaN operand
+    ("w BETWEEN 10.5 AND 99.9", "((`w` >= 10.5D AND `w` <= 99.9D) AND `w` IS NOT NULL)"),
 ]
 
 
