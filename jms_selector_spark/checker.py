@@ -5,9 +5,10 @@ rejects what no message could make meaningful, with a `SelectorTypeError` pointi
 offending operand:
 
 - the whole selector, and each operand of AND/OR/NOT, must be able to be boolean (a predicate, a
-  boolean literal, or an identifier — a bare identifier is TRUE only for a boolean property);
-- ``<``, ``>``, ``<=``, ``>=`` and BETWEEN take numeric operands: a string or boolean literal, or
-  a predicate, is an error (``'a' < 'b'``);
+  boolean literal, ActiveMQ's NULL literal, one of its boolean functions REGEX and INLIST, or an
+  identifier — a bare identifier is TRUE only for a boolean property);
+- ``<``, ``>``, ``<=``, ``>=`` and BETWEEN take numeric operands: a string or boolean literal, a
+  predicate or a boolean function is an error (``'a' < 'b'``);
 - the left side of IN is an identifier (both dialects);
 - arithmetic on a string or boolean literal, or on a predicate, is an error in ``jms`` (ActiveMQ
   only fails when the message is evaluated);
@@ -96,15 +97,24 @@ def _is_null_literal(node):
 
 
 def _require_boolean(node, fail, what):
-    if is_predicate(node) or isinstance(node, (n.Identifier, n.FunctionCall)):
+    if is_predicate(node) or isinstance(node, n.Identifier):
         return
-    if isinstance(node, n.Literal) and node.type is JmsType.BOOLEAN:
+    # Only ActiveMQ's boolean functions are BooleanExpressions there: `NOT SPLIT(s, ',')` and the
+    # selector `REPLACE(s, 'a', 'b')` are rejected by its parser (the oracle).
+    if isinstance(node, n.FunctionCall) and node.name in BOOLEAN_FUNCTIONS:
+        return
+    # ActiveMQ's NULL constant is a BooleanConstantExpression: `NOT NULL`, `NULL OR x` and the
+    # selector `NULL` are valid there, and UNKNOWN. (No other dialect has a NULL literal.)
+    if isinstance(node, n.Literal) and node.type in (JmsType.BOOLEAN, JmsType.NULL):
         return
     fail(node, f"{what} must be a condition, not {_describe(node)}")
 
 
 def _require_orderable(node, fail, op):
-    if is_predicate(node) or (isinstance(node, n.Literal) and not node.type.is_numeric):
+    # A boolean function is a BooleanExpression in ActiveMQ, which its checkLessThanOperand
+    # rejects like any other condition (`REGEX('a', s) > 1`, `x BETWEEN INLIST(l, v) AND 2`).
+    if (is_predicate(node) or (isinstance(node, n.Literal) and not node.type.is_numeric)
+            or (isinstance(node, n.FunctionCall) and node.name in BOOLEAN_FUNCTIONS)):
         fail(node, f"{_describe(node)} cannot be compared with {op} (only numbers can)")
 
 
@@ -121,4 +131,6 @@ def _describe(node) -> str:
         return "an arithmetic expression"
     if isinstance(node, n.Unary):
         return "a signed expression"
+    if isinstance(node, n.FunctionCall) and node.name not in BOOLEAN_FUNCTIONS:
+        return f"{node.name}(...), which does not return a boolean"
     return "a condition"

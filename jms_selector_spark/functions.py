@@ -17,12 +17,13 @@ from __future__ import annotations
 
 import functools
 import re
+from types import MappingProxyType
 
-from .semantics import java_string
+from .semantics import java_equals, java_string
 from .types import JmsType
 from .values import TypedValue
 
-__all__ = ["call_function", "LIST"]
+__all__ = ["call_function", "LIST", "ARITY"]
 
 LIST = "list"  # the value type of MAKELIST / SPLIT results (not a JMS type: never compared)
 
@@ -36,25 +37,52 @@ def _regex(pattern: str):
 
 
 def _java_split(text: str, sep: str, limit: int = 0):
+    """``text.split(sep, limit)`` exactly as ``java.util.regex.Pattern.split`` does it.
+
+    Python's ``re.split`` differs at the edges: it keeps an empty leading string for a zero-width
+    match at 0 (Java drops it, and keeps one for a positive-width match there), it returns
+    ``['', '']`` for ``''.split('')`` (Java: ``['']``), and it has no negative limit. So this
+    follows Java's loop over the matches instead.
+    """
     rx = _regex(sep)
     if rx is None:
         return None
-    parts = rx.split(text, maxsplit=max(limit - 1, 0)) if limit > 0 else rx.split(text)
+    index, limited, parts = 0, limit > 0, []
+    for m in rx.finditer(text):
+        if not limited or len(parts) < limit - 1:
+            if index == 0 and m.start() == 0 and m.end() == 0:
+                continue  # no empty leading substring for a zero-width match at the beginning
+            parts.append(text[index:m.start()])
+            index = m.end()
+        elif len(parts) == limit - 1:  # the last one takes the rest
+            parts.append(text[index:])
+            index = m.end()
+    if index == 0:  # no match: the whole input
+        return [text]
+    if not limited or len(parts) < limit:
+        parts.append(text[index:])
     if limit == 0:
         while parts and parts[-1] == "":
             parts.pop()
-    if parts and parts[0] == "" and len(text) > 0 and rx.match(text) and rx.match(text).end() > 0:
-        parts = parts[1:]  # Java drops a leading empty string made by a non-empty match at 0
     return parts
+
+
+#: How many arguments each function takes (ActiveMQ's ``isValid``: a wrong count is a parse
+#: error there): (least, most), None for no upper bound.
+ARITY = MappingProxyType({"REGEX": (2, 2), "INLIST": (2, 2), "SPLIT": (2, 3), "REPLACE": (3, 3),
+                          "MAKELIST": (1, None)})
 
 
 def call_function(name: str, args: list) -> "TypedValue | tuple | None":
     """Apply function ``name`` to typed arguments (None for NULL); lists are ('list', [..])."""
-    if any(a is None for a in args):
-        # ActiveMQ's boolean functions answer FALSE for a missing argument (measured).
-        return TypedValue(JmsType.BOOLEAN, False) if name in ("REGEX", "INLIST") else None
     if name == "MAKELIST":
+        # A NULL argument is a null element of the list (ActiveMQ: `MAKELIST(missing) IS NULL` is
+        # FALSE, `INLIST(MAKELIST('a', missing), 'a')` TRUE).
         return TypedValue(LIST, list(args))
+    if any(a is None for a in args):
+        # ActiveMQ's boolean functions answer FALSE for a missing argument (measured); SPLIT and
+        # REPLACE throw there (the message is dropped): NULL here.
+        return TypedValue(JmsType.BOOLEAN, False) if name in ("REGEX", "INLIST") else None
     if name in ("REGEX", "SPLIT", "REPLACE"):
         # ActiveMQ passes each argument's toString() to java.util.regex
         args = [a if a.type == LIST or (a.type is JmsType.STRING) or (i == 2 and name == "SPLIT")
@@ -80,6 +108,7 @@ def call_function(name: str, args: list) -> "TypedValue | tuple | None":
 
 
 def _same(v: TypedValue, item) -> bool:
+    # List.contains uses equals(): Integer 1 is not Long 1, NaN is NaN, 0.0 is not -0.0.
     if isinstance(item, TypedValue):
-        return item.type == v.type and item.value == v.value
+        return java_equals(item, v)
     return False

@@ -5,32 +5,73 @@ bad input raises `SelectorSyntaxError` with its position: there is no skipping a
 
 Literals are classified here: exact numerics become Python ints (range is checked by the
 parser, because ``-9223372036854775808`` is only valid once the sign is applied), approximate
-numerics Python floats, strings are unquoted (``''`` → ``'``).
+numerics Python floats, strings are unquoted (``''`` → ``'``). Digits are ASCII ``0``-``9`` only
+(Python's ``\\d`` and ``int()`` would also read ``١٣`` as 13). An exact literal of more than 19
+digits cannot be a Java long even when negated; it is rejected here, before ``int()`` (which
+refuses strings of more than 4,300 digits) is asked to read it.
+
+Identifiers follow the JMS text: ``Character.isJavaLetter`` for the first character and
+``Character.isJavaLetterOrDigit`` for the rest (letters, ``$`` and other currency symbols, ``_``
+and other connector punctuation, letter numbers; then also digits, combining marks and the
+identifier-ignorable format and control characters), decided per character from the Unicode
+category. Dialects with ``unicode_identifiers=False`` (ActiveMQ) take ``[A-Za-z_$][A-Za-z0-9_$]*``.
+Keywords are matched ASCII-case-insensitively: ``ın`` (dotless i) or ``falſe`` (long s) are
+identifiers, not ``IN`` or ``FALSE``, although Python's ``str.upper`` maps them there.
+
+Comments are found without scanning ahead more than once: ``--`` looks up the position of the
+last line terminator (computed once per input), so a run of minus signs lexes in linear time.
 """
 from __future__ import annotations
 
 import re
+import unicodedata
 
 import ply.lex as lex
 
-from .errors import SelectorSyntaxError
+from .errors import SelectorSyntaxError, SelectorTypeError
 from .source import Span
 from .tokens import JAVA_WHITESPACE, RESERVED, TOKENS
 
-__all__ = ["SelectorLexer"]
+__all__ = ["SelectorLexer", "is_java_identifier_start", "is_java_identifier_part"]
 
-# Java identifier characters (Character.isJavaIdentifierStart/Part), approximated with Unicode
-# word characters plus currency symbols and combining marks.
-_ID_START = r"[^\W\d]|[$\u00a2-\u00a5\u20a0-\u20cf]"
-_ID_PART = r"[\w$\u00a2-\u00a5\u20a0-\u20cf\u0300-\u036f\u200c\u200d]"
+# Candidate identifier characters for the regex: ASCII letters, digits, `_`, `$`, the ASCII
+# identifier-ignorable controls, and any non-ASCII character. The exact rule (Java's, or the
+# dialect's ASCII one) is applied per character in `t_IDENTIFIER`, which cuts the token short.
+_ID_START = r"[A-Za-z_$]|[^\x00-\x7f]"
+_ID_PART = r"[A-Za-z0-9_$\x00-\x08\x0e-\x1b\x7f]|[^\x00-\x7f]"
 # A number and any identifier characters glued to it, so that `2.5F` or `0x` is reported as one
 # bad literal rather than as a number followed by a surprising identifier.
-_NUMBER = r"(?:\d+\.\d*|\.\d+|\d+)(?:[eE][+-]?\d+)?" + _ID_PART + r"*"
-_APPROX = re.compile(r"(?:(?:\d+\.\d*|\.\d+)(?:[eE][+-]?\d+)?|\d+[eE][+-]?\d+)\Z")
-_DECIMAL = re.compile(r"(?:0|[1-9]\d*)\Z")
-_EXT_DECIMAL = re.compile(r"[1-9]\d*[lL]?\Z")
+_NUMBER_CORE = r"(?:[0-9]+\.[0-9]*|\.[0-9]+|[0-9]+)(?:[eE][+-]?[0-9]+)?"
+_NUMBER = _NUMBER_CORE + "(?:" + _ID_PART + r")*"
+_APPROX = re.compile(r"(?:(?:[0-9]+\.[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|[0-9]+[eE][+-]?[0-9]+)\Z")
+_DECIMAL = re.compile(r"(?:0|[1-9][0-9]*)\Z")
+_EXT_DECIMAL = re.compile(r"[1-9][0-9]*[lL]?\Z")
 _HEX = re.compile(r"0[xX][0-9a-fA-F]+\Z")
 _OCTAL = re.compile(r"0[0-7]+\Z")
+#: 2**63 has 19 digits: a decimal literal with more cannot be a long, even with a minus sign.
+_MAX_LONG_DIGITS = 19
+
+# Character.isJavaIdentifierStart / isJavaIdentifierPart, by Unicode general category.
+_START_CATEGORIES = frozenset({"Lu", "Ll", "Lt", "Lm", "Lo", "Nl", "Sc", "Pc"})
+_PART_CATEGORIES = _START_CATEGORIES | {"Nd", "Mn", "Mc", "Cf"}
+_ASCII_START = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_$")
+_ASCII_PART = _ASCII_START | frozenset("0123456789")
+# Character.isIdentifierIgnorable: these controls, and every format (Cf) character.
+_IGNORABLE_CONTROLS = frozenset(chr(c) for c in (*range(0x00, 0x09), *range(0x0E, 0x1C), *range(0x7F, 0xA0)))
+
+
+def is_java_identifier_start(c: str) -> bool:
+    """``Character.isJavaIdentifierStart(c)`` (the JMS text's ``isJavaLetter``)."""
+    if c < "\x80":
+        return c in _ASCII_START
+    return unicodedata.category(c) in _START_CATEGORIES
+
+
+def is_java_identifier_part(c: str) -> bool:
+    """``Character.isJavaIdentifierPart(c)`` (the JMS text's ``isJavaLetterOrDigit``)."""
+    if c < "\x80":
+        return c in _ASCII_PART or c in _IGNORABLE_CONTROLS
+    return c in _IGNORABLE_CONTROLS or unicodedata.category(c) in _PART_CATEGORIES
 
 
 class SelectorLexer:
@@ -69,21 +110,35 @@ class SelectorLexer:
     def __init__(self, dialect):
         self.dialect = dialect
         self._text = ""
+        self._last_line_end = -1
         self._lexer = lex.lex(object=self, optimize=False, debug=False, errorlog=lex.NullLogger())
 
     # Comments exist only in dialects that have them (ActiveMQ): /* ... */ (not nested) and a
     # `--` comment that a line break ends. Listed first so that `--` is not two minus signs there.
+    # The regex takes only the opening two characters; the end is found with str.find, once, so
+    # that neither a run of `-` nor of `/*` makes the lexer rescan the rest of the input.
     def t_COMMENT(self, t):
-        r"/\*(?:[^*]|\*(?!/))*\*/|--[^\n\r]*(?:\r\n|\n|\r)"
-        if not self.dialect.comments:
-            if t.value.startswith("/*"):
-                self._fail("comments are not part of JMS selectors", t.lexpos, 2)
-            # jms: `--` is two minus signs; give the text back to the other rules.
-            t.lexer.lexpos = t.lexpos + 1
-            t.type = "MINUS"
-            t.value = "-"
-            return t
-        return None
+        r"/\*|--"
+        text, start = t.lexer.lexdata, t.lexpos
+        if t.value == "/*":
+            if not self.dialect.comments:
+                self._fail("comments are not part of JMS selectors", start, 2)
+            end = text.find("*/", start + 2)
+            if end < 0:
+                self._fail("unterminated comment", start, 2)
+            t.lexer.lexpos = end + 2
+            return None
+        if self.dialect.comments and start + 2 <= self._last_line_end:
+            # ActiveMQ: `--` up to and including the next line terminator.
+            nl = text.find("\n", start + 2)
+            cr = text.find("\r", start + 2)
+            t.lexer.lexpos = min(i for i in (nl, cr) if i >= 0) + 1
+            return None
+        # jms, or no line terminator follows (ActiveMQ's comment needs one): two minus signs.
+        t.lexer.lexpos = start + 1
+        t.type = "MINUS"
+        t.value = "-"
+        return t
 
     # A string literal: '' inside stands for one quote. Must come before the unterminated rule.
     def t_STRING(self, t):
@@ -98,44 +153,89 @@ class SelectorLexer:
     @lex.TOKEN(_NUMBER)
     def t_NUMBER(self, t):
         text = t.value
+        core = re.match(_NUMBER_CORE, text).end()
+        glued = self._identifier_length(text[core:], start=False)
+        text = text[:core + glued]  # stop before a character no identifier may hold
+        if glued and self._literal_kind(text) is None:
+            # Java's tokenizer (ActiveMQ's JavaCC one too) ends a number where a keyword begins:
+            # `b BETWEEN 100AND 200` is `100 AND`. Only a keyword can follow a number there.
+            for k in range(2, 8):
+                head, tail = text[:-k], text[-k:]
+                if len(head) >= core and tail.isascii() and tail.upper() in RESERVED and self._literal_kind(head):
+                    text = head
+                    break
+        t.lexer.lexpos = t.lexpos + len(text)
         kind, value = self._classify_number(text, t.lexpos)
         t.type = kind
         t.value = (value, text)
         return t
 
-    @lex.TOKEN("(?:" + _ID_START + ")" + _ID_PART + "*")
+    @lex.TOKEN("(?:" + _ID_START + ")(?:" + _ID_PART + ")*")
     def t_IDENTIFIER(self, t):
-        if not self.dialect.unicode_identifiers and not t.value.isascii():
-            bad = next(i for i, c in enumerate(t.value) if not c.isascii())
-            self._fail(f"unexpected character {t.value[bad]!r} (the {self.dialect.name!r} dialect takes ASCII"
-                       " identifiers only)", t.lexpos + bad, 1)
-        t.type = RESERVED.get(t.value.upper(), "IDENTIFIER")
+        length = self._identifier_length(t.value, start=True)
+        if length == 0:
+            c = t.value[0]
+            if not self.dialect.unicode_identifiers and is_java_identifier_start(c):
+                self._fail(f"unexpected character {c!r} (the {self.dialect.name!r} dialect takes ASCII"
+                           " identifiers only)", t.lexpos, 1)
+            self._fail(f"unexpected character {c!r}", t.lexpos, 1)
+        if length < len(t.value):  # the rest is lexed again (and reported) by the other rules
+            t.value = t.value[:length]
+            t.lexer.lexpos = t.lexpos + length
+        t.type = RESERVED.get(t.value.upper(), "IDENTIFIER") if t.value.isascii() else "IDENTIFIER"
         return t
+
+    def _identifier_length(self, text: str, *, start: bool) -> int:
+        """Length of the longest prefix of ``text`` that continues (or, with ``start``, begins)
+        an identifier under this dialect's rule."""
+        if self.dialect.unicode_identifiers:
+            first, rest = is_java_identifier_start, is_java_identifier_part
+        else:
+            first, rest = _ASCII_START.__contains__, _ASCII_PART.__contains__
+        for i, c in enumerate(text):
+            if not (first(c) if (start and i == 0) else rest(c)):
+                return i
+        return len(text)
 
     def t_error(self, t):
         ch = t.value[0]
         if ch == '"':
             what = "unexpected '\"' (string literals use single quotes)"
-        elif ch in "!=" and t.value[:2] in ("!=", "=="):
-            what = f"unexpected {t.value[:2]!r} (use = and <>)"
+        elif t.value[:2] in ("!=", "=="):
+            self._fail(f"unexpected {t.value[:2]!r} (use = and <>)", t.lexpos, 2)
         else:
             what = f"unexpected character {ch!r}"
         self._fail(what, t.lexpos, 1)
 
-    def _classify_number(self, text: str, pos: int):
+    def _literal_kind(self, text: str) -> "str | None":
+        """Which numeric literal ``text`` is in this dialect ('approx', 'decimal', 'hex', 'octal'),
+        or None when it is none."""
         if _APPROX.match(text):
-            return "APPROX_NUMERIC", float(text)
-        d = self.dialect
-        if _DECIMAL.match(text):
-            return "EXACT_NUMERIC", int(text)
-        if d.extended_literals:
-            if _EXT_DECIMAL.match(text):
-                return "EXACT_NUMERIC", int(text.rstrip("lL"))
+            return "approx"
+        if _DECIMAL.match(text) or (self.dialect.extended_literals and _EXT_DECIMAL.match(text)):
+            return "decimal"
+        if self.dialect.extended_literals:
             if _HEX.match(text):
-                return "EXACT_NUMERIC", int(text.rstrip("lL")[2:], 16)
+                return "hex"
             if _OCTAL.match(text):
-                return "EXACT_NUMERIC", int(text.rstrip("lL"), 8)
-        elif re.match(r"(?:0[xX][0-9a-fA-F]+|0[0-7]+|\d+[lL])\Z", text):
+                return "octal"
+        return None
+
+    def _classify_number(self, text: str, pos: int):
+        kind = self._literal_kind(text)
+        if kind == "approx":
+            return "APPROX_NUMERIC", float(text)
+        if kind == "decimal":
+            digits = text.rstrip("lL")
+            if len(digits) > _MAX_LONG_DIGITS:
+                raise SelectorTypeError("exact numeric literal out of the range of a Java long", self._text,
+                                        Span(pos, pos + len(text)))
+            return "EXACT_NUMERIC", int(digits)
+        if kind == "hex":
+            return "EXACT_NUMERIC", int(text[2:], 16)
+        if kind == "octal":
+            return "EXACT_NUMERIC", int(text, 8)
+        if not self.dialect.extended_literals and re.match(r"(?:0[xX][0-9a-fA-F]+|0[0-7]+|[0-9]+[lL])\Z", text):
             self._fail(
                 f"invalid numeric literal {text!r} (hex, octal and L-suffixed literals are not JMS;"
                 " the 'activemq' dialect accepts them)",
@@ -150,6 +250,7 @@ class SelectorLexer:
     def tokenize(self, text: str):
         """Yield PLY tokens for ``text`` (raises `SelectorSyntaxError` on bad input)."""
         self._text = text
+        self._last_line_end = max(text.rfind("\n"), text.rfind("\r"))
         self._lexer.input(text)
         self._lexer.lineno = 1
         while True:

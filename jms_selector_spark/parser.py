@@ -27,10 +27,11 @@ import ply.yacc as yacc
 from . import nodes as n
 from .dialects import Dialect, get_dialect
 from .errors import SelectorError, SelectorSyntaxError
+from .functions import ARITY
 from .lexer import SelectorLexer
 from .source import Span
 from .tokens import TOKENS
-from .types import INT_MAX, INT_MIN, JmsType
+from .types import INT_MAX, INT_MIN, LONG_MAX, LONG_MIN, JmsType
 
 __all__ = ["parse_tree", "MAX_LENGTH", "MAX_DEPTH"]
 
@@ -103,8 +104,14 @@ class _Grammar:
         if p[1] == "+" and self.dialect.unary_plus_identity:
             p[0] = operand  # ActiveMQ: `+x` is x, whatever x is (so `+'a' < 1` is rejected)
         elif isinstance(operand, n.Literal) and operand.type.is_numeric:
-            # Fold the sign into the literal; the type stays that of the unsigned literal.
-            value = -operand.value if p[1] == "-" else operand.value
+            # Fold the sign into the literal; the type stays that of the unsigned literal. The
+            # unsigned 9223372036854775808 becomes Long.MIN_VALUE here; negating Long.MIN_VALUE
+            # again (``- -9223372036854775808``) wraps back to it, as Java's unary minus does.
+            value = operand.value
+            if p[1] == "-":
+                value = -value
+                if operand.type.is_exact and value == LONG_MAX + 1:
+                    value = LONG_MIN
             p[0] = n.Literal(value, operand.type, span=span)
         else:
             p[0] = n.Unary(n.UnaryOp.MINUS if p[1] == "-" else n.UnaryOp.PLUS, operand, span=span)
@@ -132,9 +139,9 @@ class _Grammar:
     def p_literal_exact(self, p):
         "literal : EXACT_NUMERIC"
         value, raw = p[1]
-        # ActiveMQ narrows decimal literals that fit to int; hex and octal stay long.
-        decimal = not (raw[:1] == "0" and len(raw) > 1)
-        narrow = self.dialect.narrow_int_literals and decimal and INT_MIN <= value <= INT_MAX
+        # ActiveMQ's ConstantExpression narrows every exact literal that fits to an int: decimal,
+        # L-suffixed, hex and octal alike (the oracle: `0x7FFFFFFF + 1 > 0` is FALSE).
+        narrow = self.dialect.narrow_int_literals and INT_MIN <= value <= INT_MAX
         p[0] = n.Literal(value, JmsType.INT if narrow else JmsType.LONG, span=self._tok_span(p, 1))
 
     def p_literal_approx(self, p):
@@ -154,13 +161,17 @@ class _Grammar:
     def p_escape(self, p):
         """escape : ESCAPE STRING
                   | empty"""
+        # The value is (escape character or None, span of the ESCAPE clause or None).
         if len(p) == 2:
-            p[0] = None
+            p[0] = (None, None)
             return
         char, span = p[2][0], self._tok_span(p, 2)
-        if len(char) != 1:
-            self._fail(SelectorSyntaxError, f"ESCAPE must be exactly one character, not {p[2][1]}", span)
-        p[0] = char
+        # One Java char: a character outside the BMP is two UTF-16 units, which ActiveMQ rejects
+        # (`escape.length() != 1`, the oracle) and which no Java-based broker can take either.
+        if len(char.encode("utf-16-le", "surrogatepass")) != 2:
+            hint = " (a character outside the Basic Multilingual Plane is two Java chars)" if len(char) == 1 else ""
+            self._fail(SelectorSyntaxError, f"ESCAPE must be exactly one character, not {p[2][1]}{hint}", span)
+        p[0] = (char, span)
 
     def p_in_list(self, p):
         """in_list : in_list COMMA in_value
@@ -236,7 +247,9 @@ class _SqlGrammar(_Grammar):
                      | additive_expression NOT LIKE pattern escape"""
         neg = len(p) == 6
         pattern, pspan = p[3 + neg]
-        p[0] = n.Like(p[1], pattern, p[4 + neg], negated=neg, span=p[1].span.cover(pspan))
+        escape, espan = p[4 + neg]
+        span = p[1].span.cover(espan or pspan)
+        p[0] = n.Like(p[1], pattern, escape, negated=neg, span=span)
 
     def p_in(self, p):
         """predicate : additive_expression IN LPAREN in_list RPAREN
@@ -296,7 +309,9 @@ class _ActiveMQGrammar(_Grammar):
                                  | comparison_expression NOT LIKE pattern escape"""
         neg = len(p) == 6
         pattern, pspan = p[3 + neg]
-        p[0] = n.Like(p[1], pattern, p[4 + neg], negated=neg, span=p[1].span.cover(pspan))
+        escape, espan = p[4 + neg]
+        span = p[1].span.cover(espan or pspan)
+        p[0] = n.Like(p[1], pattern, escape, negated=neg, span=span)
 
     def p_in(self, p):
         """comparison_expression : comparison_expression IN LPAREN in_list RPAREN
@@ -308,20 +323,30 @@ class _ActiveMQGrammar(_Grammar):
         "unary_expression : NOT unary_expression"
         p[0] = n.Not(p[2], span=self._span(p, 1, 2))
 
+    # SelectorParser.jj's functionCallExpr: a name and one or more arguments (`MAKELIST()` is a
+    # parse error there); each function then checks its argument count (`isValid`).
     def p_primary_function(self, p):
-        """primary : IDENTIFIER LPAREN argument_list RPAREN
-                   | IDENTIFIER LPAREN RPAREN"""
+        "primary : IDENTIFIER LPAREN argument_list RPAREN"
         name = p[1].upper()
         if name not in self.dialect.functions:
             known = ", ".join(sorted(self.dialect.functions)) or "none"
             self._fail(SelectorSyntaxError, f"unknown function {p[1]!r} (the {self.dialect.name!r} dialect has: {known})",
                        self._tok_span(p, 1))
-        args = p[3] if len(p) == 5 else ()
-        p[0] = n.FunctionCall(name, args, span=Span(p.lexpos(1), p.lexpos(len(p) - 1) + 1))
+        args = p[3]
+        span = Span(p.lexpos(1), p.lexpos(4) + 1)
+        least, most = ARITY.get(name, (0, None))
+        if len(args) < least or (most is not None and len(args) > most):
+            count = (f"{least}" if least == most else f"{least} or more" if most is None
+                     else f"{least} or {most}" if most == least + 1 else f"{least} to {most}")
+            self._fail(SelectorSyntaxError, f"{name} takes {count} argument{'s' if count != '1' else ''},"
+                       f" not {len(args)}", span)
+        p[0] = n.FunctionCall(name, args, span=span)
 
+    # SelectorParser.jj's functionCallExpr takes unaryExpr arguments: a primary, possibly signed or
+    # NOT-ed; `REGEX('x', a + b)` is rejected there (the oracle), `REGEX('x', (a + b))` is not.
     def p_argument_list(self, p):
-        """argument_list : argument_list COMMA conditional_expression
-                         | conditional_expression"""
+        """argument_list : argument_list COMMA unary_expression
+                         | unary_expression"""
         p[0] = (p[1] + (p[3],)) if len(p) == 4 else (p[1],)
 
     def p_literal_null(self, p):

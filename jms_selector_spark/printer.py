@@ -110,7 +110,8 @@ class _Printer:
         if isinstance(node, n.IsNull):
             return f"{self.sub(node.operand, lv)} IS {'NOT ' if node.negated else ''}NULL"
         if isinstance(node, n.FunctionCall):
-            return f"{node.name}({', '.join(self.text(a) for a in node.args)})"
+            # Arguments are unary expressions (ActiveMQ's functionCallExpr): parenthesise the rest.
+            return f"{node.name}({', '.join(self.sub(a, LEVEL['unary'] - 1) for a in node.args)})"
         from .errors import UnsupportedSelectorError
 
         raise UnsupportedSelectorError(f"cannot print {type(node).__name__}")

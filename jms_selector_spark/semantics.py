@@ -14,7 +14,7 @@ from .nodes import ArithOp, CompareOp
 from .types import JmsType, promote
 from .values import TypedValue
 
-__all__ = ["truth", "compare", "arithmetic", "arithmetic_type", "negate", "identity", "kleene_and", "kleene_or", "kleene_not"]
+__all__ = ["truth", "compare", "java_equals", "arithmetic", "arithmetic_type", "negate", "identity", "kleene_and", "kleene_or", "kleene_not"]
 
 _BOOL = JmsType.BOOLEAN
 
@@ -89,7 +89,9 @@ def compare(op: CompareOp, lv, rv, d: Dialect) -> "bool | None":
             return True
         return None
     if not isinstance(lv.type, JmsType) or not isinstance(rv.type, JmsType):
-        return False  # a function's list value: compares with nothing
+        # A function's list value (ActiveMQ's SPLIT / MAKELIST): `=` is List.equals (element-wise),
+        # anything else with a list is FALSE (ActiveMQ cannot order a list: it throws).
+        return op is CompareOp.EQ and java_equals(lv, rv)
     lf, rf = lv.type.family, rv.type.family
     if lf != rf:
         return False
@@ -124,6 +126,22 @@ def compare(op: CompareOp, lv, rv, d: Dialect) -> "bool | None":
     else:
         a, b = lv.value, rv.value
     return _order(op, (a > b) - (a < b))
+
+
+def java_equals(a: TypedValue, b: TypedValue) -> bool:
+    """``a.equals(b)`` of the boxed Java values: the same class and value. ``Double.equals`` and
+    ``Float.equals`` hold NaN equal to itself and 0.0 unequal to -0.0; lists (ActiveMQ's function
+    values) are equal element by element, as ``List.equals`` says."""
+    if a.type != b.type:
+        return False
+    if not isinstance(a.type, JmsType):  # lists
+        if len(a.value) != len(b.value):
+            return False
+        return all((x is None and y is None) or (x is not None and y is not None and java_equals(x, y))
+                   for x, y in zip(a.value, b.value))
+    if a.type.is_approximate:
+        return jn.compare_to(a.value, b.value) == 0
+    return a.value == b.value
 
 
 def arithmetic_type(lt: JmsType, rt: JmsType, d: Dialect) -> JmsType:

@@ -126,7 +126,9 @@ def run_oracle(cases: list[dict], timeout_s: float = 600) -> dict[str, dict]:
     if proc.returncode != 0:
         raise RuntimeError(f"ActiveMQ oracle failed (exit {proc.returncode}):\n{stderr}")
     verdicts: dict[str, dict] = {}
-    for raw in proc.stdout.decode("utf-8").splitlines():
+    # split("\n"), not splitlines(): the JVM writes U+2028, U+0085, \x1c... unescaped inside JSON
+    # strings, and str.splitlines() would cut a verdict line there.
+    for raw in proc.stdout.decode("utf-8").split("\n"):
         if raw.strip():
             v = json.loads(raw)
             verdicts[str(v["id"])] = v

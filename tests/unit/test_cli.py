@@ -1,0 +1,302 @@
+"""The ``jms-selector`` command line: exit codes, caret output, explain's tree and SQL.
+
+Most tests call `main` in-process (capsys captures the output); a few run the real entry points
+in a subprocess — ``python -m jms_selector_spark`` and the ``jms-selector`` console script — and
+one checks that neither importing the CLI nor running ``explain`` imports pyspark.
+"""
+from __future__ import annotations
+
+import io
+import os
+import shutil
+import subprocess
+import sys
+import warnings
+from pathlib import Path
+
+import pytest
+
+from jms_selector_spark import parse, selector_to_sql
+from jms_selector_spark.cli import EXPLAIN_SECTIONS, main, parse_schema, render_tree
+from jms_selector_spark.parser import MAX_DEPTH
+
+ENV = {**os.environ, "PYTHONIOENCODING": "utf-8"}
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def sql_for(text, schema=None, dialect="jms"):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return selector_to_sql(text, schema, dialect=dialect)
+
+
+# -- check --------------------------------------------------------------------------------------
+
+class TestCheck:
+    def test_valid(self, capsys):
+        code, out, err = run(capsys, "check", "color='blue' and weight>2500")
+        assert code == 0
+        assert out == "valid jms selector: color = 'blue' AND weight > 2500\n"
+        assert err == ""
+
+    def test_invalid_prints_the_error_with_its_caret(self, capsys):
+        code, out, err = run(capsys, "check", "color = 'blue' AND AND weight > 2500")
+        assert code == 1
+        assert out == ""
+        assert err == ("SelectorSyntaxError: unexpected 'AND' at line 1, column 20\n"
+                       "  color = 'blue' AND AND weight > 2500\n"
+                       "                     ^^^\n")
+
+    def test_type_error(self, capsys):
+        code, _, err = run(capsys, "check", "'a' < 'b'")
+        assert code == 1
+        assert err.startswith("SelectorTypeError: the string 'a' cannot be compared with <")
+        assert err.splitlines()[-1] == "  ^^^"
+
+    def test_dialects_differ(self, capsys):
+        assert run(capsys, "check", "NOT i > 5")[0] == 0
+        code, _, err = run(capsys, "check", "--dialect", "activemq", "NOT i > 5")
+        assert code == 1 and "a condition cannot be compared with >" in err
+        assert run(capsys, "check", "--dialect", "activemq", "x = 0x1F")[0] == 0
+        assert run(capsys, "check", "--dialect", "jms", "x = 0x1F")[0] == 1
+
+    def test_quiet(self, capsys):
+        assert run(capsys, "check", "-q", "a = 1") == (0, "", "")
+        assert run(capsys, "check", "--quiet", "a = ") == (1, "", "")
+
+    def test_empty_selector(self, capsys):
+        code, out, _ = run(capsys, "check", "  ")
+        assert code == 0 and out == "valid jms selector: empty (every message matches)\n"
+
+    def test_selector_from_stdin(self, capsys, monkeypatch):
+        monkeypatch.setattr(sys, "stdin", io.StringIO("a = 1\n  AND AND b\n"))
+        code, _, err = run(capsys, "check", "-")
+        assert code == 1
+        assert err.splitlines() == ["SelectorSyntaxError: unexpected 'AND' at line 2, column 7",
+                                    "    AND AND b", "        ^^^"]
+
+    def test_selector_that_starts_with_a_minus_sign(self, capsys):
+        assert run(capsys, "check", "-a > 0")[0] == 0
+        assert run(capsys, "check", "--", "-a")[0] == 1  # `-a` is not a condition
+
+
+# -- explain ------------------------------------------------------------------------------------
+
+class TestExplain:
+    def test_tree_and_sql_with_a_schema(self, capsys):
+        text = "color = 'blue' AND weight > 2500"
+        code, out, err = run(capsys, "explain", "--schema", "weight:long,color:string", text)
+        assert code == 0 and err == ""
+        expected_sql = sql_for(text, {"weight": "long", "color": "string"})
+        assert out == (
+            "selector (jms dialect):\n"
+            "  color = 'blue' AND weight > 2500\n"
+            "canonical: color = 'blue' AND weight > 2500\n"
+            "\n"
+            "tree:\n"
+            "  And\n"
+            "  ├── Comparison =\n"
+            "  │   ├── Identifier color (property)\n"
+            "  │   └── Literal 'blue' (string)\n"
+            "  └── Comparison >\n"
+            "      ├── Identifier weight (property)\n"
+            "      └── Literal 2500 (long)\n"
+            "\n"
+            "schema (--schema): weight: long, color: string\n"
+            "spark sql:\n"
+            f"  {expected_sql}\n")
+        assert "`weight` > 2500" in expected_sql
+
+    def test_without_a_schema_the_assumed_types_are_shown(self, capsys):
+        code, out, _ = run(capsys, "explain", "weight > 2500 AND color LIKE 'bl%' AND JMSPriority = 4")
+        assert code == 0
+        lines = out.splitlines()
+        schema_line = next(line for line in lines if line.startswith("schema"))
+        assert schema_line.startswith("schema (assumed, no --schema given): ")
+        assumed = dict(item.split(": ") for item in schema_line.split(": ", 1)[1].split(", "))
+        assert assumed["color"] == "string" and assumed["JMSPriority"] == "int" and "weight" in assumed
+        assert lines[-1] == "  " + sql_for("weight > 2500 AND color LIKE 'bl%' AND JMSPriority = 4")
+
+    def test_schema_types_change_the_sql(self, capsys):
+        text = "a = b"
+        _, as_strings, _ = run(capsys, "explain", "--schema", "a:string,b:string", text)
+        _, as_mixed, _ = run(capsys, "explain", "--schema", "a:string,b:long", text)
+        assert as_strings.splitlines()[-1] != as_mixed.splitlines()[-1]
+        assert as_mixed.splitlines()[-1] == "  " + sql_for(text, {"a": "string", "b": "long"})
+
+    def test_activemq_tree_shows_not_binding_tighter(self, capsys):
+        code, out, _ = run(capsys, "explain", "--dialect", "activemq", "NOT a = 1")
+        assert code == 0
+        tree = out.split("tree:\n", 1)[1].split("\n\n", 1)[0].splitlines()
+        assert tree == ["  Comparison =", "  ├── Not", "  │   └── Identifier a (property)", "  └── Literal 1 (int)"]
+        _, out, _ = run(capsys, "explain", "NOT a = 1")
+        assert out.split("tree:\n", 1)[1].splitlines()[:2] == ["  Not", "  └── Comparison ="]
+
+    def test_construct_without_a_spark_sql_form(self, capsys):
+        code, out, _ = run(capsys, "explain", "--dialect", "activemq", "SPLIT(s, ',') IS NULL")
+        assert code == 0
+        assert out.splitlines()[-2:] == ["spark sql:", "  (none: SPLIT(...) has no exact Spark SQL form here)"]
+
+    def test_invalid_selector(self, capsys):
+        code, out, err = run(capsys, "explain", "a = ")
+        assert code == 1 and out == ""
+        assert err.splitlines() == ["SelectorSyntaxError: unexpected end of selector at line 1, column 5",
+                                    "  a = ", "      ^"]
+
+    def test_selector_that_does_not_fit_the_schema(self, capsys):
+        code, _, err = run(capsys, "explain", "--schema", "JMSType:long", "JMSType = 'car'")
+        assert code == 1
+        assert err.startswith("SelectorBindingError: 'JMSType' refers to column 'JMSType' of type long")
+        assert err.splitlines()[-1] == "  ^^^^^^^"
+
+    def test_empty_selector(self, capsys):
+        code, out, _ = run(capsys, "explain", "")
+        assert code == 0
+        assert "(empty selector: every message matches)" in out and out.splitlines()[-1] == "  TRUE"
+
+    def test_every_predicate_in_the_tree(self, capsys):
+        text = ("a NOT BETWEEN -1 AND 2.5 OR s NOT LIKE 'x!%' ESCAPE '!' OR t IN ('p', 'q') OR u IS NOT NULL"
+                " OR -v * 2 <> w / 3 OR JMSType = 'car'")
+        _, out, _ = run(capsys, "explain", "--ascii", text)
+        tree = out.split("tree:\n", 1)[1].split("\n\n", 1)[0]
+        assert tree == "\n".join("  " + line for line in [
+            "Or",
+            "+-- Between NOT BETWEEN",
+            "|   +-- Identifier a (property)",
+            "|   +-- Literal -1 (long)",
+            "|   \\-- Literal 2.5 (double)",
+            "+-- Like NOT LIKE 'x!%' ESCAPE '!'",
+            "|   \\-- Identifier s (property)",
+            "+-- InList IN ('p', 'q')",
+            "|   \\-- Identifier t (property)",
+            "+-- IsNull IS NOT NULL",
+            "|   \\-- Identifier u (property)",
+            "+-- Comparison <>",
+            "|   +-- Arithmetic *",
+            "|   |   +-- Unary -",
+            "|   |   |   \\-- Identifier v (property)",
+            "|   |   \\-- Literal 2 (long)",
+            "|   \\-- Arithmetic /",
+            "|       +-- Identifier w (property)",
+            "|       \\-- Literal 3 (long)",
+            "\\-- Comparison =",
+            "    +-- Identifier JMSType (header)",
+            "    \\-- Literal 'car' (string)",
+        ])
+
+    def test_sections_are_a_table(self):
+        # The place a later "plan" section goes: one more function in this tuple.
+        assert [f.__name__ for f in EXPLAIN_SECTIONS] == ["_section_selector", "_section_tree", "_section_sql"]
+
+
+class TestRenderTree:
+    def test_unprintable_characters_stay_on_one_line(self):
+        lines = render_tree(parse("s = 'a\nb\tc' OR s LIKE '\x00%'").root)
+        assert len(lines) == 6
+        assert "Literal 'a\\u000ab\\u0009c' (string)" in lines[3]
+        assert lines[4].endswith("Like LIKE '\\u0000%'")
+
+    def test_the_deepest_tree_renders(self):
+        lines = render_tree(parse("NOT " * (MAX_DEPTH - 1) + "a").root)
+        assert len(lines) == MAX_DEPTH
+        assert lines[-1].endswith("└── Identifier a (property)")
+
+    def test_header_alias_and_functions(self):
+        lines = render_tree(parse("REGEX('^a', JMSType)", dialect="activemq").root, "activemq")
+        assert lines == ["FunctionCall REGEX", "├── Literal '^a' (string)", "└── Identifier JMSType (header)"]
+
+    def test_empty(self):
+        assert render_tree(None) == ["(empty selector: every message matches)"]
+
+
+class TestSchemaOption:
+    def test_parse(self):
+        assert parse_schema("weight:long, color : string,,flag:bool,n:bigint") == {
+            "weight": "long", "color": "string", "flag": "boolean", "n": "long"}
+
+    @pytest.mark.parametrize("text, message", [
+        ("weight", "expected NAME:TYPE, got 'weight'"),
+        ("weight:", "expected NAME:TYPE, got 'weight:'"),
+        (":long", "expected NAME:TYPE, got ':long'"),
+        ("a:long,a:int", "column 'a' is given twice"),
+        ("a:decimal", "column 'a': unknown JMS type 'decimal'"),
+        ("a:dynamic", "column 'a': 'dynamic' is not a column type"),
+        (" , ", "the schema names no column"),
+    ])
+    def test_errors(self, text, message):
+        with pytest.raises(ValueError) as info:
+            parse_schema(text)
+        assert str(info.value).startswith(message)
+
+    def test_bad_schema_is_a_usage_error(self, capsys):
+        code, out, err = run(capsys, "explain", "--schema", "weight:lng", "weight > 1")
+        assert code == 2 and out == ""
+        assert "argument --schema: column 'weight': unknown JMS type 'lng'" in err
+
+
+# -- usage ----------------------------------------------------------------------------------------
+
+class TestUsage:
+    @pytest.mark.parametrize("argv", [[], ["frobnicate", "a"], ["check"], ["explain"], ["check", "--dialect", "sql", "a"],
+                                      ["check", "a", "b"], ["explain", "--schema"]])
+    def test_usage_errors_exit_2(self, capsys, argv):
+        code, out, err = run(capsys, *argv)
+        assert code == 2
+        assert out == "" and err.startswith("usage: jms-selector")
+
+    def test_help(self, capsys):
+        code, out, _ = run(capsys, "--help")
+        assert code == 0
+        assert "check" in out and "explain" in out and "exit status: 0 valid, 1 invalid selector, 2 usage error" in out
+        code, out, _ = run(capsys, "explain", "--help")
+        assert code == 0 and "--schema NAME:TYPE,..." in out and "--dialect {activemq,jms}" in out
+
+    def test_version(self, capsys):
+        from jms_selector_spark import __version__
+
+        code, out, _ = run(capsys, "--version")
+        assert code == 0 and out.strip() == f"jms-selector {__version__}"
+
+
+# -- the real entry points --------------------------------------------------------------------------
+
+def test_python_dash_m_entry_point():
+    ok = subprocess.run([sys.executable, "-m", "jms_selector_spark", "check", "weight > 2500"],
+                        capture_output=True, text=True, env=ENV, timeout=60)
+    assert (ok.returncode, ok.stdout, ok.stderr) == (0, "valid jms selector: weight > 2500\n", "")
+    bad = subprocess.run([sys.executable, "-m", "jms_selector_spark", "check", "a = 'x"],
+                         capture_output=True, text=True, env=ENV, timeout=60)
+    assert bad.returncode == 1
+    assert bad.stderr == "SelectorSyntaxError: unterminated string literal at line 1, column 5\n  a = 'x\n      ^^\n"
+    usage = subprocess.run([sys.executable, "-m", "jms_selector_spark"], capture_output=True, text=True, env=ENV,
+                           timeout=60)
+    assert usage.returncode == 2
+
+
+def test_console_script():
+    script = Path(sys.executable).with_name("jms-selector")
+    if not script.exists():
+        script = shutil.which("jms-selector")
+    if not script:
+        pytest.skip("the jms-selector console script is not installed (pip install -e .)")
+    proc = subprocess.run([str(script), "explain", "--schema", "w:long", "w > 1"], capture_output=True, text=True,
+                          env=ENV, timeout=60)
+    assert proc.returncode == 0
+    assert proc.stdout.splitlines()[-1] == "  " + sql_for("w > 1", {"w": "long"})
+
+
+def test_the_cli_does_not_import_pyspark():
+    code = ("import sys, io, contextlib\n"
+            "import jms_selector_spark.cli as cli\n"
+            "before = 'pyspark' in sys.modules\n"
+            "with contextlib.redirect_stdout(io.StringIO()):\n"
+            "    rc = cli.main(['explain', \"color = 'blue' AND weight > 2500\"])\n"
+            "print(before, 'pyspark' in sys.modules, rc)\n")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=ENV, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == ["False", "False", "0"]

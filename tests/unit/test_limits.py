@@ -1,0 +1,254 @@
+"""Limits: big and deep selectors, and LIKE on pathological patterns.
+
+- What a broker must take (a 2,000-byte selector, 500 nested parentheses) parses and evaluates.
+- What no one should send (100,000 characters; 10,000 levels of parentheses, NOT, signs or
+  arithmetic) fails with a clean `SelectorError` within a second — never a RecursionError, and
+  never by lexing in quadratic time (a run of ``-`` once rescanned the rest of the input for a
+  comment's line end at every position).
+- The deepest tree accepted (``MAX_DEPTH`` levels) evaluates, translates with `selector_to_sql`,
+  prints and pickles, in a fresh interpreter whose recursion limit starts at Python's default
+  (the RecursionError of commit a0b5732 must stay fixed; an in-process test could pass only
+  because an earlier test had already raised the limit).
+- LIKE runs in linear time on the patterns that hang backtracking matchers.
+
+Budgets are CPU seconds of this process (``time.process_time``), so that other work on the machine
+does not make them flaky; the bugs they guard against cost tens of seconds.
+"""
+from __future__ import annotations
+
+import json
+import pickle
+import subprocess
+import sys
+import textwrap
+import time
+import warnings
+
+import pytest
+
+from jms_selector_spark import SelectorError, SelectorSyntaxError, evaluate, parse, selector_to_sql
+from jms_selector_spark import nodes as n
+from jms_selector_spark.parser import MAX_DEPTH, MAX_LENGTH
+from jms_selector_spark.printer import to_text
+from jms_selector_spark.source import Span
+
+BOTH = pytest.mark.parametrize("dialect", ["jms", "activemq"])
+SECOND = 1.0
+
+
+def timed(fn, *args, **kw):
+    start = time.process_time()
+    result = fn(*args, **kw)
+    return result, time.process_time() - start
+
+
+def clean_error(text, dialect="jms"):
+    """``text`` must fail with a SelectorError (not RecursionError) in under a second."""
+    start = time.process_time()
+    with pytest.raises(SelectorError) as info:
+        parse(text, dialect=dialect)
+    elapsed = time.process_time() - start
+    assert elapsed < SECOND, f"{elapsed:.2f}s"
+    assert not isinstance(info.value.__cause__, RecursionError)
+    return info.value
+
+
+# -- what must work -----------------------------------------------------------------------------
+
+@BOTH
+def test_a_2000_byte_selector_parses_and_evaluates(dialect):
+    parts, i = [], 0
+    while len(" AND ".join(parts).encode()) < 1900:
+        parts.append(f"(p{i} IS NULL OR p{i} BETWEEN {i} AND {i + 10})")
+        i += 1
+    text = " AND ".join(parts) + " AND s = '"
+    room = 2000 - len(text.encode()) - 1  # bytes left before the closing quote
+    text += "é" * (room // 2) + "'" + " " * (room % 2)  # é is two bytes in UTF-8
+    assert len(text.encode("utf-8")) == 2000
+    sel, elapsed = timed(parse, text, dialect=dialect)
+    assert elapsed < SECOND
+    assert evaluate(sel, {}, {"s": "é" * text.count("é")}) is True
+    assert evaluate(sel, {}, {"s": "x"}) is False
+
+
+@BOTH
+def test_500_nested_parentheses_parse_and_evaluate(dialect):
+    text = "(" * 500 + "a = 1" + ")" * 500 + " AND " + "(" * 500 + "b" + ")" * 500
+    sel, elapsed = timed(parse, text, dialect=dialect)
+    assert elapsed < SECOND
+    assert sel.root == parse("a = 1 AND b", dialect=dialect).root
+    assert evaluate(sel, {}, {"a": 1, "b": True}) is True
+    assert evaluate(sel, {}, {"a": 1}) is None
+
+
+@BOTH
+def test_a_long_run_of_signs_on_a_literal_is_linear(dialect):
+    # 60,000 minus signs fold into one literal; `--` must not start a scan for a line end each time.
+    text = "a = " + "-" * 60_000 + "1"
+    sel, elapsed = timed(parse, text, dialect=dialect)
+    assert elapsed < SECOND
+    assert sel.root.right.value == 1
+
+
+def test_many_block_comments_are_linear_in_activemq():
+    text = "a = 1" + " /* c */" * 8000
+    sel, elapsed = timed(parse, text, dialect="activemq")
+    assert elapsed < SECOND and sel.root == parse("a = 1", dialect="activemq").root
+
+
+@BOTH
+def test_the_longest_selector_accepted(dialect):
+    text = "s = '" + "x" * (MAX_LENGTH - 6) + "'"
+    assert len(text) == MAX_LENGTH
+    sel, elapsed = timed(parse, text, dialect=dialect)
+    assert elapsed < SECOND
+    assert evaluate(sel, {}, {"s": "x" * (MAX_LENGTH - 6)}) is True
+
+
+# -- what must fail cleanly ---------------------------------------------------------------------
+
+@BOTH
+@pytest.mark.parametrize("shape", ["string", "identifier", "predicates", "minus"])
+def test_100000_characters(dialect, shape):
+    text = {
+        "string": "s = '" + "x" * 100_000 + "'",
+        "identifier": "a" * 100_000 + " = 1",
+        "predicates": " OR ".join(["a = 1"] * 12_500),
+        "minus": "a = " + "-" * 100_000 + "1",
+    }[shape]
+    err = clean_error(text, dialect)
+    assert isinstance(err, SelectorSyntaxError)
+    assert err.message == f"selector is longer than {MAX_LENGTH:,} characters"
+
+
+DEEP = {
+    "parentheses": "(" * 10_000 + "a = 1" + ")" * 10_000,
+    "unbalanced parentheses": "(" * 10_000 + "a",
+    "NOT chain": "NOT " * 10_000 + "a",
+    "NOT parentheses": "NOT (" * 10_000 + "a" + ")" * 10_000,
+    "unary minus chain": "-" * 10_000 + "a > 0",
+    "left arithmetic chain": "a" + " + 1" * 10_000 + " > 0",
+    "right arithmetic chain": "a = " + "(1 + " * 10_000 + "1" + ")" * 10_000,
+    "multiplication chain": "a" + " * a" * 10_000 + " > 0",
+    "comparison chain": "a" + " = a" * 10_000,
+}
+
+
+@BOTH
+@pytest.mark.parametrize("shape", sorted(DEEP))
+def test_10000_levels(dialect, shape):
+    text = DEEP[shape]
+    if dialect == "jms" and shape == "comparison chain":
+        err = clean_error(text, dialect)  # predicates do not chain in the JMS grammar
+        assert err.message == "unexpected '='"
+        return
+    err = clean_error(text, dialect)
+    assert err.message == f"selector nested more than {MAX_DEPTH} levels deep"
+
+
+@BOTH
+def test_one_level_too_deep(dialect):
+    assert parse("(" * MAX_DEPTH + "a" + ")" * MAX_DEPTH, dialect=dialect).root == n.Identifier("a")
+    err = clean_error("(" * (MAX_DEPTH + 1) + "a" + ")" * (MAX_DEPTH + 1), dialect)
+    assert err.span == Span(MAX_DEPTH, MAX_DEPTH + 1)  # the first parenthesis too many
+    parse("NOT " * (MAX_DEPTH - 1) + "a", dialect=dialect)
+    clean_error("NOT " * MAX_DEPTH + "a", dialect)
+
+
+# -- the deepest tree, end to end, in a fresh interpreter ------------------------------------------
+
+_DEEPEST = textwrap.dedent("""
+    import json, pickle, sys, warnings
+    warnings.simplefilter("ignore")
+    start_limit = sys.getrecursionlimit()
+    import jms_selector_spark as j
+    from jms_selector_spark import nodes as n
+    from jms_selector_spark.parser import MAX_DEPTH
+    from jms_selector_spark.printer import to_text
+    D = MAX_DEPTH
+    shapes = {
+        "not": "NOT " * (D - 1) + "a",
+        "arithmetic": "a" + " + 1" * (D - 2) + " > 0",
+        "unary": "-" * (D - 2) + "a > 0",
+        # alternating OR / AND, so that the parser cannot flatten the levels away
+        "or-nested": "(" * (D - 1) + "a" + "".join(f" {'AND' if i % 2 else 'OR'} b{i})" for i in range(D - 1)),
+        "between": "a BETWEEN " + "-" * (D - 2) + "a AND 5",
+    }
+    out = {"start_limit": start_limit}
+    for dialect in ("jms", "activemq"):
+        for name, text in shapes.items():
+            sel = j.parse(text, dialect=dialect)
+            r = {"depth": n.depth(sel.root)}
+            r["eval"] = j.evaluate(sel, {}, {"a": 1, "b0": False})
+            r["sql"] = len(j.selector_to_sql(sel)) > 0
+            printed = to_text(sel.root, dialect)
+            r["print"] = j.parse(printed, dialect=dialect).root == sel.root
+            r["pickle_selector"] = pickle.loads(pickle.dumps(sel)).root == sel.root
+            r["pickle_tree"] = pickle.loads(pickle.dumps(sel.root)) == sel.root
+            r["repr"] = len(repr(sel.root)) > 0
+            out[f"{dialect}/{name}"] = r
+    print(json.dumps(out))
+""")
+
+
+def test_the_deepest_tree_evaluates_translates_prints_and_pickles():
+    proc = subprocess.run([sys.executable, "-c", _DEEPEST], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    out = json.loads(proc.stdout)
+    assert out.pop("start_limit") <= 1000  # Python's default: the run below proves parse makes room
+    # a = 1 (a long, FALSE as a condition), b0 FALSE, every other name NULL.
+    expected_eval = {"not": True, "arithmetic": True, "unary": True, "or-nested": None, "between": True}
+    assert len(out) == 10
+    for key, r in out.items():
+        shape = key.split("/")[1]
+        assert r["depth"] == MAX_DEPTH, key
+        assert r["eval"] is expected_eval[shape], (key, r)
+        assert r["sql"] and r["print"] and r["pickle_selector"] and r["pickle_tree"] and r["repr"], (key, r)
+
+
+def test_deep_tree_in_process():
+    # The same, in this process (quick; the subprocess test above is the one that proves it).
+    sel = parse("NOT " * (MAX_DEPTH - 1) + "a")
+    assert n.depth(sel.root) == MAX_DEPTH
+    assert evaluate(sel, {}, {"a": True}) is False  # 999 NOTs
+    assert evaluate(sel, {}, {}) is None
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert selector_to_sql(sel).count("NOT") == MAX_DEPTH - 1
+    assert parse(to_text(sel.root)).root == sel.root
+    assert pickle.loads(pickle.dumps(sel)).root == sel.root
+
+
+# -- LIKE in linear time ------------------------------------------------------------------------
+
+@BOTH
+@pytest.mark.parametrize("length", [41, 10_000, 100_000])
+def test_like_backtracking_bomb(dialect, length):
+    # Spark 4.3's LIKE took 33 s on this pattern and one 41-character row.
+    sel = parse("s LIKE '%_%_%_%_%_%_%_%_%_%_%x'", dialect=dialect)
+    for value, expected in (("a" * length, False), ("a" * length + "x", True)):
+        result, elapsed = timed(evaluate, sel, {}, {"s": value})
+        assert result is expected
+        assert elapsed < 0.5 * SECOND, f"{elapsed:.2f}s on {length} characters"
+
+
+@BOTH
+def test_rabbitmq_5000_character_pattern(dialect):
+    # RabbitMQ's test pattern; ActiveMQ 5.17 never finishes it.
+    pattern = ("%_" * 2500)[:5000]
+    sel, elapsed = timed(parse, f"s LIKE '{pattern}'", dialect=dialect)
+    assert elapsed < SECOND
+    for value, expected in (("x" * 2499, False), ("x" * 2500, True), ("x" * 100_000, True)):
+        result, elapsed = timed(evaluate, sel, {}, {"s": value})
+        assert result is expected
+        assert elapsed < 0.5 * SECOND, f"{elapsed:.2f}s"
+
+
+@BOTH
+def test_like_with_many_segments_on_a_long_string(dialect):
+    pattern = "%a" * 2000 + "%b"
+    sel = parse(f"s LIKE '{pattern}'", dialect=dialect)
+    for value, expected in (("a" * 100_000, False), ("a" * 100_000 + "b", True)):
+        result, elapsed = timed(evaluate, sel, {}, {"s": value})
+        assert result is expected
+        assert elapsed < 0.5 * SECOND
