@@ -18,6 +18,7 @@ __all__ = [
     "java_drem",
     "compare_to",
     "to_float32",
+    "as_java_float",
     "java_double_str",
     "java_float_str",
 ]
@@ -84,6 +85,26 @@ def to_float32(v: float) -> float:
         return struct.unpack("<f", struct.pack("<f", v))[0]
     except OverflowError:
         return math.copysign(math.inf, v)
+
+
+def as_java_float(v) -> float:
+    """A Java numeric value converted to ``float``, as Java does it: one rounding.
+
+    An int or long goes straight to the nearest float (round half to even), never through a
+    double first: ``(float) (2^53 + 2^29 + 1)`` is 2^53 + 2^30, while rounding via double gives
+    2^53. A floating value is rounded with `to_float32`.
+    """
+    if isinstance(v, bool) or not isinstance(v, int):
+        return to_float32(float(v))
+    magnitude = abs(v)
+    extra = magnitude.bit_length() - 24  # bits beyond a float's 24-bit significand
+    if extra > 0:
+        q, r = divmod(magnitude, 1 << extra)
+        half = 1 << (extra - 1)
+        if r > half or (r == half and q & 1):
+            q += 1
+        magnitude = q << extra  # at most 25 significant bits: exact in a double
+    return to_float32(float(-magnitude if v < 0 else magnitude))
 
 
 def _java_fp_str(digits_repr: str) -> str:

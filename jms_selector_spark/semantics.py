@@ -100,9 +100,10 @@ def compare(op: CompareOp, lv, rv, d: Dialect) -> "bool | None":
         if t is None:
             return False
         if t.is_approximate:
-            a, b = float(lv.value), float(rv.value)
-            if t is JmsType.FLOAT:
-                a, b = jn.to_float32(a), jn.to_float32(b)
+            if t is JmsType.FLOAT:  # Java converts an int/long to float in one rounding
+                a, b = jn.as_java_float(lv.value), jn.as_java_float(rv.value)
+            else:
+                a, b = float(lv.value), float(rv.value)
             if d.compare_to_doubles:
                 return _order(op, jn.compare_to(a, b))
             return {
@@ -170,7 +171,8 @@ def arithmetic(op: ArithOp, lv, rv, d: Dialect) -> "TypedValue | None":
     if op is ArithOp.MODULO and d.integer_division == "double":
         t = JmsType.DOUBLE  # ActiveMQ computes % in double too (7 % 0 is NaN)
     if t.is_approximate:
-        a, b = float(a), float(b)
+        # Each operand is converted to the computation type first (int -> float is one rounding)
+        a, b = (jn.as_java_float(a), jn.as_java_float(b)) if t is JmsType.FLOAT else (float(a), float(b))
         if op is ArithOp.PLUS:
             r = a + b
         elif op is ArithOp.MINUS:
@@ -228,4 +230,6 @@ def java_string(v: TypedValue) -> str:
         return jn.java_double_str(v.value)
     if v.type is JmsType.FLOAT:
         return jn.java_float_str(v.value)
+    if not isinstance(v.type, JmsType):  # an ActiveMQ list: AbstractCollection.toString
+        return "[" + ", ".join("null" if x is None else java_string(x) for x in v.value) + "]"
     return str(v.value)

@@ -673,25 +673,25 @@ class SparkSqlGenerator(NodeVisitor):
             v = self.visit(val)
             if v.type is T.NULL:
                 return _FALSE
-            if v.type is not T.STRING:
-                raise UnsupportedSelectorError("REGEX on a non-string value", "", node.span)
+            v = _java_text(v, node)
             p = f"{v.op()} RLIKE {sql_string(pat.value)}"
             return _bool(f"coalesce({p}, FALSE)", False, True) if v.nullable else _bool(p, False)
         if name == "INLIST" and len(args) == 2 and isinstance(args[0], n.FunctionCall) and args[0].name == "MAKELIST":
+            # List.contains: TRUE when a (non-NULL) element has v's class and value; a NULL v is
+            # FALSE. A NULL element just never matches (`coalesce(v IN (…, NULL), FALSE)`).
             items = [self.visit(a) for a in args[0].args]
             v = self.visit(args[1])
-            allv = items + [v]
-            if any(x.type is T.NULL for x in allv):
+            if v.type is T.NULL:
                 return _FALSE
-            if any(not x.type.is_static or x.type.is_approximate for x in allv):
+            if any(not x.type.is_static or x.type.is_approximate for x in items + [v] if x.type is not T.NULL):
                 raise UnsupportedSelectorError("INLIST over approximate values", "", node.span)
             same = [x for x in items if x.type is v.type]
-            found = _FALSE if not same else _bool(f"{v.op()} IN ({', '.join(x.sql for x in same)})", True)
-            guards = [_bool(f"{x.op()} IS NOT NULL", False) for x in allv if x.nullable]
-            body = _and(guards + [found]) if found.sql != "FALSE" else _FALSE
-            if body.nullable:
-                return _bool(f"coalesce({body.sql}, FALSE)", False, True)
-            return body
+            if not same:
+                return _FALSE
+            found = f"{v.op()} IN ({', '.join(x.sql for x in same)})"
+            if v.nullable or any(x.nullable for x in same):
+                return _bool(f"coalesce({found}, FALSE)", False, True)
+            return _bool(found, False)
         if name == "REPLACE" and len(args) == 3:
             text, rx, repl = args
             if not (isinstance(rx, n.Literal) and rx.type is T.STRING and _portable_regex(rx.value)
@@ -701,8 +701,7 @@ class SparkSqlGenerator(NodeVisitor):
             v = self.visit(text)
             if v.type is T.NULL:
                 return _NULL
-            if v.type is not T.STRING:
-                raise UnsupportedSelectorError("REPLACE on a non-string value", "", node.span)
+            v = _java_text(v, node)
             return V(f"regexp_replace({v.sql}, {sql_string(rx.value)}, {sql_string(repl.value)})", T.STRING,
                      v.nullable)
         raise UnsupportedSelectorError(f"{name}(...) has no exact Spark SQL form here", "", node.span)
@@ -713,6 +712,17 @@ def _no_overflow(op, l: V, r: V, t: JmsType) -> "int | None":
     a, b = l.magnitude(), r.magnitude()
     bound = a * b if op is A.TIMES else a + b
     return bound if bound <= _LIMIT[t] else None
+
+
+def _java_text(v: V, node) -> V:
+    """``v.toString()`` as ActiveMQ's regex functions take it: Spark's text of an integer or a
+    boolean is Java's; a float/double is formatted differently (the vectorized fallback does it)."""
+    if v.type is T.STRING:
+        return v
+    if v.type.is_exact or v.type is T.BOOLEAN:
+        return V(f"CAST({v.sql} AS STRING)", T.STRING, v.nullable)
+    raise UnsupportedSelectorError(f"{node.name} on a {v.type.value} value needs Java's number formatting",
+                                   "", node.span)
 
 
 def _nonnull(v: V) -> V:

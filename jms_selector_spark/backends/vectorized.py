@@ -239,11 +239,14 @@ def _cast(part, arrow_type: pa.DataType):
 
 
 def _as_double(part, t: JmsType, target: JmsType):
-    """``part`` (of type ``t``) as float64, rounded through float32 when ``target`` is FLOAT."""
-    d = _cast(part, pa.float64())
+    """``part`` (of type ``t``) as float64, rounded to float32 first when ``target`` is FLOAT.
+
+    An int/long goes to float32 directly (one rounding, as Java's conversion; via float64 it
+    would round twice for longs beyond 2^53).
+    """
     if target is _T.FLOAT and t is not _T.FLOAT:
-        d = _cast(_cast(d, pa.float32()), pa.float64())
-    return d
+        part = _cast(part, pa.float32())
+    return _cast(part, pa.float64())
 
 
 def _np(part, dtype):
@@ -635,6 +638,8 @@ class VectorizedEvaluator(NodeVisitor):
 
 def _compare_pair(op, lt, lp, rt, rp, d: Dialect):
     """``lp op rp`` for one pair of types: a truth value, or None when the pair is always FALSE."""
+    if lt == LIST and rt == LIST and op is n.CompareOp.EQ:
+        return _lists_equal(lp, rp)
     if lt == LIST or rt == LIST or lt.family != rt.family:
         return None
     if lt.family == "numeric":
@@ -653,6 +658,17 @@ def _compare_pair(op, lt, lp, rt, rp, d: Dialect):
     return _COMPARE[op](lp, rp)
 
 
+def _lists_equal(lp: _Boxed, rp: _Boxed) -> pa.BooleanArray:
+    """``List.equals`` per row (`semantics.java_equals`), once per distinct pair of lists."""
+    (lc, lv), (rc, rv) = _np(lp.codes, np.int64), _np(rp.codes, np.int64)
+    lc, rc = np.broadcast_arrays(np.atleast_1d(lc), np.atleast_1d(rc))
+    pairs, inverse = np.unique(np.stack([lc, rc], axis=1), axis=0, return_inverse=True)
+    equal = np.array([sem.java_equals(TypedValue(LIST, lp.values[a]), TypedValue(LIST, rp.values[b]))
+                      for a, b in pairs.tolist()], dtype=bool)
+    valid = _np_valid(*(None if v is None else np.broadcast_to(v, lc.shape) for v in (lv, rv)))
+    return _from_np(equal[inverse.reshape(-1)], valid, pa.bool_())
+
+
 def _arithmetic_pair(op, lt, lp, rt, rp, d: Dialect):
     """``lp op rp`` for one pair of types: (result type, part), or None (NULL)."""
     if op is n.ArithOp.PLUS and d.string_concatenation and lt is _T.STRING:
@@ -665,7 +681,7 @@ def _arithmetic_pair(op, lt, lp, rt, rp, d: Dialect):
     if op is n.ArithOp.DIVIDE and t.is_exact and d.integer_division == "double":
         t = _T.DOUBLE
     if t.is_approximate:
-        return t, _float_arithmetic(op, _as_double(lp, lt, _T.DOUBLE), _as_double(rp, rt, _T.DOUBLE), t)
+        return t, _float_arithmetic(op, _as_double(lp, lt, t), _as_double(rp, rt, t), t)
     a, b = _cast(lp, _ARROW_TYPES[t]), _cast(rp, _ARROW_TYPES[t])
     if op in _WRAPPING:
         return t, _WRAPPING[op](a, b)

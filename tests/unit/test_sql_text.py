@@ -82,6 +82,10 @@ ACTIVEMQ_GOLDEN = [
     ("i = weight", "CASE WHEN `i` IS NULL THEN IF(`weight` IS NULL, TRUE, CAST(NULL AS BOOLEAN))"
                    " WHEN `weight` IS NULL THEN FALSE ELSE `i` = `weight` END"),
     ("REGEX('a.c', s)", "coalesce(`s` RLIKE decode(X'612E63', 'UTF-8'), FALSE)"),
+    # List.contains: a NULL element never matches, a NULL value is FALSE
+    ("INLIST(MAKELIST('a', color), s)",
+     "coalesce(`s` IN (decode(X'61', 'UTF-8'), `color`), FALSE)"),
+    ("INLIST(MAKELIST(1, missing), i)", "coalesce(`i` IN (1), FALSE)"),
 ]
 
 

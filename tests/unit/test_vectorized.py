@@ -297,7 +297,9 @@ FUNCTIONS = [
     "REPLACE(s, 'a', 'b') = 'bbc'", "REPLACE(s2, '(a)(b)', '$2$1') = 'bad'", "REPLACE(s, '[', 'x') IS NULL",
     "SPLIT(s, 'b') = s", "SPLIT(s, 'b') IS NULL", "MAKELIST(s) IS NOT NULL", "'x' + MAKELIST(s) = 'y'",
     "s + MAKELIST(i) IS NULL", "-MAKELIST(s) IS NULL", "+MAKELIST(s) IS NULL",
-    "MAKELIST(s) LIKE '%'", "MAKELIST(s)", "MAKELIST(s) = MAKELIST(s)", "REGEX(MAKELIST(s), 'a')",
+    "MAKELIST(s) LIKE '%'", "MAKELIST(s) = MAKELIST(s)", "REGEX(MAKELIST(s), 'a')",
+    "SPLIT(s, 'b') = SPLIT(s2, 'b')", "MAKELIST(s, missing) = MAKELIST(s, missing)", "MAKELIST(v) = MAKELIST(v)",
+    "MAKELIST(s) <> MAKELIST(s2)", "SPLIT(s, 'b') > SPLIT(s, 'b')", "MAKELIST(s) = s",
     "REPLACE(s, 'b', 'x') + i = 'axc7'", "REGEX('a', 'abc') AND z", "INLIST(MAKELIST(1, 2), i) OR z",
 ]
 
