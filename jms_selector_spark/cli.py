@@ -260,10 +260,26 @@ def _section_sql(ex: _Explanation) -> list[str]:
     return lines
 
 
+def _section_plan(ex: _Explanation) -> list[str]:
+    """How `jms_filter` runs it: one WHERE fragment, or native pieces plus fallback UDF pieces."""
+    if ex.selector.root is None:
+        return []
+    if ex.sql is not None:
+        return ["plan (jms_filter): fully native, one WHERE fragment, no Python"]
+    from .api import explain_filter
+    from .backends.spark_sql import infer_flat_schema
+
+    schema = ex.schema if ex.schema is not None else infer_flat_schema(ex.selector)
+    try:
+        described = explain_filter(ex.selector, schema)
+    except SelectorError as e:
+        return [f"plan (jms_filter): none ({e.message})"]
+    return ["plan (jms_filter): native where it maps, the vectorized Arrow UDF for the rest"] + [
+        "  " + line for line in described.splitlines()]
+
+
 #: The sections of ``explain``, in order: each takes the `_Explanation` and returns its lines.
-#: A "plan" section (which sub-expressions run natively, which in the fallback UDF) goes after
-#: the SQL section and can read ``ex.sql`` / ``ex.notes`` from it.
-EXPLAIN_SECTIONS = (_section_selector, _section_tree, _section_sql)
+EXPLAIN_SECTIONS = (_section_selector, _section_tree, _section_sql, _section_plan)
 
 
 # -- commands ------------------------------------------------------------------------------------
@@ -314,7 +330,7 @@ def _cmd_explain(args) -> int:
     except SelectorError as e:  # syntax, type, or binding to --schema
         _report(e)
         return EXIT_INVALID
-    _print("\n\n".join("\n".join(block) for block in blocks), sys.stdout)
+    _print("\n\n".join("\n".join(block) for block in blocks if block), sys.stdout)
     return EXIT_OK
 
 

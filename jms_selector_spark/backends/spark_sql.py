@@ -65,7 +65,7 @@ from ..types import INT_MAX, INT_MIN, LONG_MIN, JmsType, promote
 from ..values import HEADER_TYPES
 from ..visitor import NodeVisitor
 
-__all__ = ["SparkSqlGenerator", "selector_to_sql", "sql_string", "sql_identifier", "like_to_sql"]
+__all__ = ["SparkSqlGenerator", "selector_to_sql", "sql_string", "sql_identifier", "like_to_sql", "infer_flat_schema"]
 
 T = JmsType
 C = n.CompareOp
@@ -768,7 +768,7 @@ def _drem(a: str, rv: V, b: str) -> str:
 
 # -- public entry point ---------------------------------------------------------------------------
 
-def _infer_schema(sel: Selector) -> dict:
+def infer_flat_schema(sel: Selector) -> dict:
     """Flat column types guessed from how each property is used (for ``schema=None``)."""
     guesses: dict = {}
 
@@ -858,7 +858,7 @@ def selector_to_sql(selector, schema=None, *, dialect="jms", headers=None, prope
     if sel.root is None:
         return "TRUE"
     if schema is None:
-        schema = _infer_schema(sel)
+        schema = infer_flat_schema(sel)
         warnings.warn("selector_to_sql without a schema assumes flat columns of types "
                       + ", ".join(f"{k}: {v}" for k, v in schema.items()), stacklevel=2)
     bound = bind(sel, schema, Binding.of(headers, properties))

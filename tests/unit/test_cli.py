@@ -29,6 +29,12 @@ def run(capsys, *argv):
     return code, out, err
 
 
+def sql_line(out: str) -> str:
+    """The fragment line of explain's "spark sql:" section."""
+    lines = out.splitlines()
+    return lines[lines.index("spark sql:") + 1]
+
+
 def sql_for(text, schema=None, dialect="jms"):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -109,7 +115,9 @@ class TestExplain:
             "\n"
             "schema (--schema): weight: long, color: string\n"
             "spark sql:\n"
-            f"  {expected_sql}\n")
+            f"  {expected_sql}\n"
+            "\n"
+            "plan (jms_filter): fully native, one WHERE fragment, no Python\n")
         assert "`weight` > 2500" in expected_sql
 
     def test_without_a_schema_the_assumed_types_are_shown(self, capsys):
@@ -120,14 +128,14 @@ class TestExplain:
         assert schema_line.startswith("schema (assumed, no --schema given): ")
         assumed = dict(item.split(": ") for item in schema_line.split(": ", 1)[1].split(", "))
         assert assumed["color"] == "string" and assumed["JMSPriority"] == "int" and "weight" in assumed
-        assert lines[-1] == "  " + sql_for("weight > 2500 AND color LIKE 'bl%' AND JMSPriority = 4")
+        assert sql_line(out) == "  " + sql_for("weight > 2500 AND color LIKE 'bl%' AND JMSPriority = 4")
 
     def test_schema_types_change_the_sql(self, capsys):
         text = "a = b"
         _, as_strings, _ = run(capsys, "explain", "--schema", "a:string,b:string", text)
         _, as_mixed, _ = run(capsys, "explain", "--schema", "a:string,b:long", text)
-        assert as_strings.splitlines()[-1] != as_mixed.splitlines()[-1]
-        assert as_mixed.splitlines()[-1] == "  " + sql_for(text, {"a": "string", "b": "long"})
+        assert sql_line(as_strings) != sql_line(as_mixed)
+        assert sql_line(as_mixed) == "  " + sql_for(text, {"a": "string", "b": "long"})
 
     def test_activemq_tree_shows_not_binding_tighter(self, capsys):
         code, out, _ = run(capsys, "explain", "--dialect", "activemq", "NOT a = 1")
@@ -140,7 +148,9 @@ class TestExplain:
     def test_construct_without_a_spark_sql_form(self, capsys):
         code, out, _ = run(capsys, "explain", "--dialect", "activemq", "SPLIT(s, ',') IS NULL")
         assert code == 0
-        assert out.splitlines()[-2:] == ["spark sql:", "  (none: SPLIT(...) has no exact Spark SQL form here)"]
+        assert sql_line(out) == "  (none: SPLIT(...) has no exact Spark SQL form here)"
+        assert out.splitlines()[-3:] == ["plan (jms_filter): native where it maps, the vectorized Arrow UDF for the rest",
+                                         "  fallback  SPLIT(s, ',') IS NULL", "            -> vectorized Arrow UDF"]
 
     def test_invalid_selector(self, capsys):
         code, out, err = run(capsys, "explain", "a = ")
@@ -190,8 +200,8 @@ class TestExplain:
         ])
 
     def test_sections_are_a_table(self):
-        # The place a later "plan" section goes: one more function in this tuple.
-        assert [f.__name__ for f in EXPLAIN_SECTIONS] == ["_section_selector", "_section_tree", "_section_sql"]
+        assert [f.__name__ for f in EXPLAIN_SECTIONS] == ["_section_selector", "_section_tree", "_section_sql",
+                                                          "_section_plan"]
 
 
 class TestRenderTree:
@@ -287,7 +297,7 @@ def test_console_script():
     proc = subprocess.run([str(script), "explain", "--schema", "w:long", "w > 1"], capture_output=True, text=True,
                           env=ENV, timeout=60)
     assert proc.returncode == 0
-    assert proc.stdout.splitlines()[-1] == "  " + sql_for("w > 1", {"w": "long"})
+    assert sql_line(proc.stdout) == "  " + sql_for("w > 1", {"w": "long"})
 
 
 def test_the_cli_does_not_import_pyspark():
@@ -300,3 +310,14 @@ def test_the_cli_does_not_import_pyspark():
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=ENV, timeout=60)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.split() == ["False", "False", "0"]
+
+
+def test_explain_shows_the_hybrid_plan(capsys):
+    code, out, _ = run(capsys, "explain", "JMSType = 'car' AND SPLIT(color, ',') IS NOT NULL",
+                       "--dialect", "activemq", "--schema", "JMSType:string,color:string")
+    assert code == 0
+    plan = out[out.index("plan (jms_filter)"):]
+    assert "native    JMSType = 'car'\n" in plan and "-> `JMSType` = decode(X'636172', 'UTF-8')" in plan
+    assert "fallback  SPLIT(color, ',') IS NOT NULL\n" in plan and "vectorized Arrow UDF" in plan
+    code, out, _ = run(capsys, "explain", "weight > 2500", "--schema", "weight:long")
+    assert "plan (jms_filter): fully native, one WHERE fragment, no Python" in out
