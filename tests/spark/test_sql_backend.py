@@ -133,6 +133,18 @@ def test_differential_against_interpreter(spark, dialect, layout):
     assert time.time() - t0 < 120
 
 
+@pytest.mark.parametrize("dialect", ["jms", "activemq"])
+def test_differential_under_every_session_setting(spark, dialect):
+    """A smaller generated sample under all 8 combinations of ANSI x caseSensitive x
+    escapedStringLiterals (the full sample above runs ANSI on and off)."""
+    cases, _ = _prepare(dialect, "flat", 300, seed=8)
+    for settings in SESSION_SETTINGS:
+        with sql_conf(spark, settings):
+            got = _run_batched(spark, cases, "flat")
+        bad = [(c["selector"], c["props"], w, g) for (c, _, w), g in zip(cases, got) if g != w]
+        assert not bad, f"{settings}: {len(bad)}/{len(cases)} differ, e.g.\n" + "\n".join(map(repr, bad[:5]))
+
+
 # -- ActiveMQ functions ---------------------------------------------------------------------------
 
 FUNCTIONS = [
