@@ -8,7 +8,7 @@ export PYSPARK_PYTHON := $(abspath $(PY))
 export PYSPARK_DRIVER_PYTHON := $(abspath $(PY))
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: setup demo test test-unit test-spark bench dist doctest clean
+.PHONY: setup demo test test-unit test-spark bench dist golden doctest clean
 
 setup: $(VENV)/.installed
 
@@ -18,8 +18,9 @@ $(VENV)/.installed: setup.cfg constraints.txt pyproject.toml
 	$(PIP) install -q -c constraints.txt -e '.[spark,dev]'
 	touch $@
 
+# DEMO_ARGS, e.g. make demo DEMO_ARGS="--rows 1000000 --dialect jms"
 demo: setup
-	$(PY) examples/route_demo.py
+	@$(PY) examples/route_demo.py $(DEMO_ARGS)
 
 test: setup
 	$(PY) -m pytest -q $(PYTEST_ARGS)
@@ -30,14 +31,25 @@ test-unit: setup
 test-spark: setup
 	$(PY) -m pytest -q -m spark $(PYTEST_ARGS)
 
+doctest: setup
+	$(PY) -m pytest -q tests/test_docs.py $(PYTEST_ARGS)
+
 bench: setup
 	$(PY) benchmarks/run_all.py
 
+# The wheel is built from the sdist (so a file missing from the sdist fails here), without build
+# isolation: the pinned build tools are installed in the venv (pyproject wants setuptools>=68, wheel).
+DIST ?= dist
 dist: setup
-	rm -rf dist build
-	$(PIP) install -q -c constraints.txt build==1.3.0 || $(PIP) install -q build
-	$(PY) -m build --no-isolation --wheel --sdist --outdir dist . >/dev/null
-	$(PY) tools/make_pyfiles_zip.py dist
+	rm -rf $(DIST) build
+	$(PIP) install -q build==1.3.0 setuptools==80.9.0 wheel==0.45.1
+	$(PY) -m build --no-isolation --outdir $(DIST) . >/dev/null
+	$(PY) tools/make_pyfiles_zip.py $(DIST)
+	@ls -1 $(DIST)
+
+# Rewrite sql/golden/*.sql with today's translations (on purpose; review with git diff sql/golden).
+golden: setup
+	$(PY) sql/regen.py
 
 clean:
 	rm -rf build dist *.egg-info .pytest_cache .hypothesis spark-warehouse metastore_db

@@ -248,8 +248,16 @@ def messages(spark, rows: int, *, layout: str = "flat", seed: int = 7, delivery_
 
     Examples
     --------
-    >>> df = messages(spark, 1000, layout="map")                       # doctest: +SKIP
-    >>> df.where("properties['tier'] = 'gold'").count()                # doctest: +SKIP
+    The same 1,000 messages with flat properties, then in a ``MAP<STRING, STRING>``:
+
+    >>> flat = messages(spark, 1000)
+    >>> flat.where("tier = 'gold'").count()
+    119
+    >>> as_map = messages(spark, 1000, layout="map")
+    >>> as_map.columns[-1], as_map.schema["properties"].dataType.simpleString()
+    ('properties', 'map<string,string>')
+    >>> as_map.where("properties['tier'] = 'gold'").count()
+    119
     """
     if layout not in LAYOUTS:
         raise ValueError(f"layout must be one of {LAYOUTS}, not {layout!r}")
