@@ -19,19 +19,10 @@ from pathlib import Path
 import pytest
 
 import jms_selector_spark as jss
+from oracle import decode_value
 
 HERE = Path(__file__).parent
 CORPORA = sorted(p for p in HERE.glob("*.jsonl") if os.environ.get("JMS_CONFORMANCE", p.name) == p.name)
-
-
-def decode(p):
-    """A property value from the oracle's JSON form (strings for NaN, ±Infinity, big longs)."""
-    v, t = p["value"], p["type"]
-    if isinstance(v, str) and t in ("double", "float"):
-        return float(v.replace("Infinity", "inf"))
-    if isinstance(v, str) and t in ("long", "int", "short", "byte"):
-        return int(v)
-    return v
 
 
 def load(path):
@@ -45,7 +36,7 @@ def run_case(case, dialect):
     props = case["message"].get("properties", {})
     try:
         return jss.evaluate(case["selector"], case["message"].get("headers"),
-                            {k: decode(v) for k, v in props.items()}, dialect=dialect,
+                            {k: decode_value(v) for k, v in props.items()}, dialect=dialect,
                             types={k: v["type"] for k, v in props.items()})
     except jss.SelectorError:
         return "invalid"

@@ -24,6 +24,7 @@ from jms_selector_spark.backends.spark_sql import selector_to_sql, sql_identifie
 from jms_selector_spark.errors import UnsupportedSelectorError
 
 from conftest import SESSION_SETTINGS, sql_conf
+from oracle import decode_value
 
 pytestmark = pytest.mark.spark
 
@@ -183,15 +184,6 @@ def test_activemq_functions_through_spark(spark):
 CONFORMANCE = Path(__file__).resolve().parents[1] / "conformance"
 
 
-def _decode(p):
-    v, t = p["value"], p["type"]
-    if isinstance(v, str) and t in ("double", "float"):
-        return float(v.replace("Infinity", "inf"))
-    if isinstance(v, str) and t in ("long", "int", "short", "byte"):
-        return int(v)
-    return v
-
-
 @pytest.mark.parametrize("dialect", ["jms", "activemq"])
 def test_conformance_corpora(spark, dialect):
     cases, unsupported = [], []
@@ -207,7 +199,7 @@ def test_conformance_corpora(spark, dialect):
             if headers.get("JMSDeliveryMode") in (1, 2):
                 headers["JMSDeliveryMode"] = {2: "PERSISTENT", 1: "NON_PERSISTENT"}[headers["JMSDeliveryMode"]]
             headers = {k: v for k, v in headers.items() if k in HEADER_TYPES}
-            case = {"headers": headers, "props": {k: _decode(v) for k, v in msg.get("properties", {}).items()},
+            case = {"headers": headers, "props": {k: decode_value(v) for k, v in msg.get("properties", {}).items()},
                     "types": {k: v["type"] for k, v in msg.get("properties", {}).items()}}
             try:
                 frag = selector_to_sql(c["selector"], _case_schema(case["types"], "flat", headers), dialect=dialect)

@@ -32,7 +32,7 @@ import tempfile
 from pathlib import Path
 
 __all__ = ["ORACLE_RUN", "ACTIVEMQ_CLIENT_JAR", "oracle_unavailable_reason", "encode_value",
-           "prop", "run_oracle"]
+           "decode_value", "prop", "run_oracle"]
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 ORACLE_RUN = Path(os.environ.get("JMS_ORACLE_RUN")
@@ -80,6 +80,17 @@ def encode_value(type_: str, value):
             return str(value)
         return value
     return value
+
+
+def decode_value(p: dict):
+    """The Python value of a ``{"type", "value"}`` property in the oracle's JSON form (the inverse
+    of `encode_value`: strings for NaN, ±Infinity, -0.0 and longs beyond 2**53)."""
+    v, t = p["value"], p["type"]
+    if isinstance(v, str) and t in ("double", "float"):
+        return float(v.replace("Infinity", "inf"))
+    if isinstance(v, str) and t in ("long", "int", "short", "byte"):
+        return int(v)
+    return v
 
 
 def prop(type_: str, value) -> dict:
