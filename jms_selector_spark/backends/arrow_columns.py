@@ -19,7 +19,7 @@ import pyarrow.compute as pc
 
 from ..types import JmsType
 
-__all__ = ["spark_like_type", "spark_like_schema", "extract_columns", "take_rows", "is_variant_type"]
+__all__ = ["spark_like_type", "spark_like_schema", "extract_columns", "take_rows", "slice_rows", "is_variant_type"]
 
 
 class _T:
@@ -202,4 +202,16 @@ def take_rows(columns: dict, mask: pa.BooleanArray) -> dict:
             out[name] = (col[0], col[1].filter(mask))
         else:
             out[name] = {t: arr.filter(mask) for t, arr in col.items()}
+    return out
+
+
+def slice_rows(columns: dict, start: int, length: int) -> dict:
+    """``columns`` (as `extract_columns` returns them) restricted to rows [start, start + length):
+    zero-copy slices, no kernel call."""
+    out = {}
+    for name, col in columns.items():
+        if isinstance(col, tuple):
+            out[name] = (col[0], col[1].slice(start, length))
+        else:
+            out[name] = {t: arr.slice(start, length) for t, arr in col.items()}
     return out

@@ -73,3 +73,93 @@ def test_unequal_match_counts_fail_the_run(bench, spark, tmp_path, monkeypatch):
     monkeypatch.setattr(bench, "selectors", lambda: [("wrong", "color = 'blue'", "color = 'red'")])
     with pytest.raises(AssertionError, match="wrong: jms_filter matched"):
         bench.main(["--rows", "2000", "--reps", "1", "--warmup", "0", "--data-dir", str(tmp_path)], spark=spark)
+
+
+# -- bench_udf.py and bench_route.py (issues #4 and #6), at a tiny scale --------------------------
+
+def _load(name):
+    path = BENCH.parent / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+@pytest.fixture(scope="module")
+def udf_run(spark, tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("bench_udf")
+    results = _load("bench_udf").main(
+        ["--rows", "20000", "--reps", "1", "--xjoin-rows", "3000", "--xjoin-reps", "1", "--subs", "12",
+         "--invalid", "2", "--batch-reps", "2", "--data-dir", str(tmp)], spark=spark)
+    return tmp, results
+
+
+def test_udf_bench_counts_agree_between_all_paths(udf_run):
+    tmp, results = udf_run
+    assert results["rows_total"] == 20_000
+    assert [s["label"] for s in results["selectors"]] == ["simple", "complex"]
+    for s in results["selectors"]:
+        counts = {k: i["rows_out"] for k, i in s["inspect"].items()}
+        assert set(counts) == {"native", "jms_match_api", "jms_match_sql", "arrow_udf", "arrow_udf_struct",
+                               "row_udf", "row_udf_pickled"}
+        assert len(set(counts.values())) == 1 and 0 < s["rows_matched"] < 20_000, (s["label"], counts)
+        # only the Python variants send rows to Python, and every row
+        assert s["inspect"]["native"]["rows_to_python"] == 0
+        assert all(i["rows_to_python"] == 20_000 for k, i in s["inspect"].items() if k != "native"), s["inspect"]
+        for k, f in s["variants"].items():
+            assert len(f["times_s"]) == 1 and f["median_s"] > 0, k
+        r = s["ratios"]["jms_match_api_vs_arrow_udf"]
+        assert r["wall"] == pytest.approx(s["variants"]["arrow_udf"]["median_s"] / s["variants"]["jms_match_api"]["median_s"],
+                                          rel=0.01)
+
+
+def test_udf_bench_hybrid_sends_only_the_survivors_of_the_native_part(udf_run):
+    _, results = udf_run
+    h = results["hybrid"]["inspect"]
+    assert h["hybrid_jms_filter"]["rows_out"] == h["jms_match_whole"]["rows_out"] > 0
+    # the native conjuncts are pushed down and the UDF sees only the rows that pass them
+    assert "EqualTo(JMSType,car)" in h["hybrid_jms_filter"]["pushed_filters"][0]
+    assert h["hybrid_jms_filter"]["rows_to_python"] == h["native_part_only"]["rows_out"] < 20_000 / 5
+    assert h["jms_match_whole"]["rows_to_python"] == 20_000
+
+
+def test_udf_bench_cross_join_equals_route_and_match_batch_shapes(udf_run):
+    tmp, results = udf_run
+    x = results["xjoin"]
+    assert x["messages"] == 3000 and x["subscriptions"] == 12 and x["invalid"] == 2
+    counts = {k: i["rows_out"] for k, i in x["inspect"].items()}
+    assert len(set(counts.values())) == 1 and x["pairs_matched"] == counts["route_topic"] > 0
+    assert x["inspect"]["per_row_jms_match"]["rows_to_python"] == 3000 * 12
+    assert x["inspect"]["per_row_jms_match"]["joins"] == ["BroadcastNestedLoopJoinExec BuildRight"]
+    shapes = results["match_batch"]["shapes"]
+    assert [v["distinct_selectors"] for v in shapes.values()] == [12, 1, 1]
+    assert sum(results["match_batch"]["profile_by_module_pct"].values()) == pytest.approx(100, abs=0.5)
+    on_disk = json.loads((tmp / "results" / "udf.json").read_text())
+    assert on_disk["summary"] and on_disk["xjoin"]["pairs_matched"] == x["pairs_matched"]
+
+
+def test_route_bench_counts_agree_with_separate_passes(spark, tmp_path):
+    results = _load("bench_route").main(
+        ["--rows", "20000", "--subs", "30", "--invalid", "2", "--sample-passes", "4", "--reps", "1",
+         "--data-dir", str(tmp_path)], spark=spark)
+    assert results["rows_total"] == 20_000 and results["subscriptions"] == 30
+    assert (results["native"], results["fallback"], results["invalid"]) == (28, 0, 2)
+    topic, queue = results["modes"]["topic"], results["modes"]["queue"]
+    assert queue["rows_out"] == 20_000  # every message exactly once
+    assert topic["rows_out"] == results["matched_pairs"] + results["dead_letters"]
+    sp = results["separate_passes"]
+    # each sampled pass matched exactly the rows route gave that subscription (checked in the run)
+    assert sp["measured"] == 4 and sp["of_valid"] == 28 and sp["rows_checked_against_route"]
+    assert sp["extrapolated_total_s"] == pytest.approx(sp["mean_s"] * 28, rel=0.01, abs=0.1)
+    assert "EXTRAPOLATED from 4 measured" in results["summary"][1]
+    assert topic["codegen"] and all("max_method_bytes" in c for c in topic["codegen"])
+    assert all(v > 0 for v in topic["planning"].values())
+    assert json.loads((tmp_path / "results" / "route.json").read_text())["modes"]["queue"]["rows_out"] == 20_000
+
+
+def test_route_bench_with_fallback_subscriptions(spark, tmp_path):
+    results = _load("bench_route").main(
+        ["--rows", "5000", "--subs", "12", "--invalid", "1", "--fallback", "2", "--sample-passes", "3", "--reps", "1",
+         "--data-dir", str(tmp_path)], spark=spark)
+    assert results["dialect"] == "activemq" and (results["fallback"], results["invalid"]) == (2, 1)
+    assert results["modes"]["queue"]["rows_out"] == 5000

@@ -1,0 +1,555 @@
+"""Routing benchmark (issue #6): 1,000 subscriptions routed over a 10M-message archive in ONE pass.
+
+    python benchmarks/bench_route.py                         # 10M messages, 1,000 subscriptions
+    python benchmarks/bench_route.py --rows 200000 --subs 100 --sample-passes 6 --reps 1   # small
+
+What it does:
+
+1. **Data**: the flat Parquet archive of `bench_native` (``bench-data/messages-flat-<rows>-seed<s>``),
+   written once and reused while its parameters match.
+2. **Subscriptions**: `subscriptions` generates realistic selectors over the archive's headers and
+   properties (equality, IN, ranges, BETWEEN, LIKE prefixes, arithmetic, OR / NOT mixes), a
+   handful of them invalid (``--invalid``). ``--fallback K`` adds K selectors that need the
+   vectorized fallback (ActiveMQ ``INLIST(SPLIT(...))``) and routes in the ``activemq`` dialect.
+3. **Planning**, measured apart from execution: `route` itself (translating every selector, building
+   the DataFrame; PySpark analyses it eagerly), the optimizer, physical planning, and the
+   whole-stage-codegen report of each codegen stage (largest generated method in bytes of
+   bytecode — HotSpot does not JIT-compile methods above 8,000 bytes — or "did not compile":
+   Spark then runs the stage without whole-stage codegen).
+4. **Timing**: one cold run of each mode (the first execution: it compiles the generated code),
+   then ``--reps`` rounds of ``route(mode="topic")``, ``route(mode="queue")`` and a share of the
+   k sampled separate passes, the order alternating between rounds (ABBA). Every run is
+   materialized with the noop sink (``write.format("noop")``): every column of every output row.
+   A separate pass is ``jms_filter(df, selector).withColumn("subscription", lit(name))`` through
+   the same sink; k of them (``--sample-passes``, a seeded random sample of the valid
+   subscriptions) are measured once each and extrapolated linearly to all valid subscriptions —
+   labelled as such, with their spread.
+5. **Counts** (checked): topic output rows (matched pairs + one row per dead letter), queue rows
+   (must equal the messages), and for every sampled subscription: its rows in the topic output
+   must equal its separate pass's count.
+
+Figures: medians; messages/s and output rows/s; the ratio (extrapolated separate passes) /
+(one routing pass). Written to ``bench-data/results/route.json``.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import platform
+import random
+import statistics
+import sys
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+for p in (str(ROOT), str(HERE)):
+    if p not in sys.path:
+        sys.path.insert(0, p)
+
+import bench_native as bn  # noqa: E402  (archive, plan inspection)
+
+from jms_selector_spark import jms_filter, sample_data  # noqa: E402
+from jms_selector_spark.errors import SelectorError, UnsupportedSelectorError  # noqa: E402
+
+NAME = "route"
+
+# --------------------------------------------------------------------------------------------
+# subscriptions (also used by bench_udf)
+
+_TYPES = [t for t, _ in sample_data._TYPES]
+_COLORS = [c for c, _ in sample_data._COLORS]
+_REGIONS = [r for r, _ in sample_data._REGIONS]
+_TIERS = [t for t, _ in sample_data._TIERS]
+_PREFIXES = ["O'", "Mü", "Ac", "Gl", "Zo", "Sm", "Ø", "D'", "In", "Um", "An", "Ma", "Jo", "Fr", "山"]
+#: Invalid selectors, as people mistype them (syntax errors a broker would reject).
+INVALID = [
+    "color = 'blue' AND AND weight > 2500", "weight >", "JMSType = 'car", "color == 'red'",
+    "price BETWEEN 10", "region IN ()", "tier = 'gold' OR", "JMSType = 'car' AND (color = 'blue'",
+    "quantity * > 3", "customer LIKE", "JMSPriority >= 7 urgent", "NOT",
+]
+
+
+def _q(s: str) -> str:
+    return "'" + s.replace("'", "''") + "'"
+
+
+def _qs(values) -> str:
+    return ", ".join(_q(v) for v in values)
+
+
+def _selector(rng: random.Random) -> str:
+    """One realistic subscription selector over the sample archive (valid in jms and activemq)."""
+    t, t2 = rng.sample(_TYPES, 2)
+    c, c2 = rng.sample(_COLORS, 2)
+    reg, reg2, reg3 = rng.sample(_REGIONS, 3)
+    tier = rng.choice(_TIERS)
+    day = sample_data.START_MILLIS + rng.randrange(30) * 86_400_000
+    k = rng.randrange(22)
+    if k == 0:
+        return f"JMSType = {_q(t)} AND region = {_q(reg)}"
+    if k == 1:
+        return f"JMSType IN ({_qs([t, t2])}) AND tier = {_q(tier)}"
+    if k == 2:
+        return f"JMSType = 'car' AND color IN ({_qs([c, c2])}) AND weight > {rng.randrange(900, 3400)}"
+    if k == 3:
+        lo = round(rng.uniform(0.5, 200), 2)
+        return f"region IN ({_qs([reg, reg2])}) AND price BETWEEN {lo} AND {round(lo * rng.uniform(2, 20), 2)}"
+    if k == 4:
+        return f"customer LIKE {_q(rng.choice(_PREFIXES) + '%')} AND JMSType = {_q(t)}"
+    if k == 5:
+        return (f"(tier = 'gold' OR JMSPriority >= {rng.randrange(6, 9)}) AND NOT (JMSType IN ('heartbeat', 'audit'))"
+                f" AND region = {_q(reg)}")
+    if k == 6:
+        return f"JMSType = 'alert' AND (urgent OR JMSPriority > {rng.randrange(6, 9)})"
+    if k == 7:
+        return f"JMSType = 'order' AND quantity * price > {rng.choice([500, 1000, 5000, 20000])}"
+    if k == 8:
+        return (f"JMSDeliveryMode = 'PERSISTENT' AND region LIKE {_q(rng.choice(['EU-', 'US-', 'APAC-']) + '%')}"
+                f" AND NOT (color = {_q(c)}) AND JMSType = {_q(t)}")
+    if k == 9:
+        return f"JMSTimestamp BETWEEN {day} AND {day + rng.choice([1, 6, 24]) * 3_600_000 - 1} AND JMSType = {_q(t)}"
+    if k == 10:
+        return f"JMSCorrelationID LIKE 'ORD-2026-00{rng.randrange(10)}%'"
+    if k == 11:
+        return f"discount >= {rng.choice([0.25, 0.3, 0.4])} AND tier <> 'bronze' AND region = {_q(reg)}"
+    if k == 12:
+        return (f"JMSType = 'truck' AND weight NOT BETWEEN {rng.randrange(2500, 10000)} AND {rng.randrange(10000, 40000)}"
+                f" AND region IN ({_qs([reg, reg2, reg3])})")
+    if k == 13:
+        return f"color IS NULL AND JMSType = {_q(t)} AND tier = {_q(tier)}"
+    if k == 14:
+        return f"JMSType = {_q(t)} AND color = {_q(c)} AND region = {_q(reg)}"
+    if k == 15:
+        return (f"JMSType = {_q(t)} AND JMSPriority BETWEEN {rng.randrange(0, 5)} AND {rng.randrange(5, 10)}"
+                f" AND tier = {_q(tier)} AND region <> {_q(reg)}")
+    if k == 16:
+        return f"(region = {_q(reg)} OR region = {_q(reg2)}) AND JMSType = {_q(t)} AND price > {rng.choice([100, 500, 1000])}"
+    if k == 17:
+        return (f"JMSType = 'invoice' AND price * quantity BETWEEN {rng.randrange(100, 1000)} AND {rng.randrange(5000, 50000)}"
+                f" AND tier IN ({_qs(rng.sample(_TIERS, 2))})")
+    if k == 18:
+        return (f"NOT (JMSType IN ({_qs(rng.sample(_TYPES, 7))})) AND color = {_q(c)}"
+                f" AND (urgent OR quantity > {rng.randrange(10, 80)})")
+    if k == 19:
+        return f"JMSType = {_q(t)} AND customer NOT LIKE '%Ltd' AND region = {_q(reg)} AND JMSPriority = 4"
+    if k == 20:
+        return f"JMSDeliveryMode = 'NON_PERSISTENT' AND JMSType = {_q(t)}"
+    return (f"JMSType = {_q(t)} AND weight BETWEEN {rng.randrange(1, 2000)} AND {rng.randrange(2000, 5000)}"
+            f" AND color IN ({_qs([c, c2])}) AND tier = {_q(tier)}")
+
+
+def _fallback_selector(rng: random.Random) -> str:
+    """A selector with a construct that has no native SQL form (ActiveMQ INLIST over SPLIT)."""
+    word = rng.choice(["Ltd", "GmbH", "Corp", "&", "Sons", "AS"])
+    return f"JMSType = {_q(rng.choice(_TYPES))} AND INLIST(SPLIT(customer, ' '), {_q(word)})"
+
+
+def subscriptions(n: int, *, seed: int = 11, invalid: "int | None" = None, fallback: int = 0) -> list:
+    """``[(name, selector)]``: ``n`` subscriptions, ``invalid`` of them invalid (default n // 120,
+    at least 1), ``fallback`` of them needing the vectorized fallback (activemq dialect only)."""
+    rng = random.Random(seed)
+    invalid = max(1, n // 120) if invalid is None else invalid
+    if invalid + fallback > n:
+        raise ValueError("more invalid and fallback subscriptions than subscriptions")
+    sels = [_selector(rng) for _ in range(n - invalid - fallback)]
+    for extra in [INVALID[i % len(INVALID)] for i in range(invalid)] + [_fallback_selector(rng) for _ in range(fallback)]:
+        sels.insert(rng.randrange(len(sels) + 1), extra)
+    return [(f"sub-{i:04d}", s) for i, s in enumerate(sels)]
+
+
+# --------------------------------------------------------------------------------------------
+# measurement helpers (also used by bench_udf)
+
+
+def spark_cpu_reader(spark):
+    """A function returning ``(jvm_cpu_s, python_cpu_s)`` used so far by this session's JVM and by
+    its descendants (the Python workers, alive or reaped), or None where /proc cannot tell.
+
+    On a shared, loaded machine the wall time grows with other people's load; CPU seconds much
+    less so. A Python UDF's cost is split between the JVM (Arrow conversion) and the workers.
+    """
+    proc = getattr(getattr(spark.sparkContext, "_gateway", None), "proc", None)
+    root = getattr(proc, "pid", None)
+    if root is None or not os.path.exists(f"/proc/{root}/stat"):
+        return None
+    tick = os.sysconf("SC_CLK_TCK")
+
+    def read():
+        parent, cpu = {}, {}
+        for d in os.listdir("/proc"):
+            if not d.isdigit():
+                continue
+            try:
+                with open(f"/proc/{d}/stat") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            parent[int(d)] = int(fields[1])
+            cpu[int(d)] = sum(int(x) for x in fields[11:15])  # utime stime cutime cstime
+        py = 0
+        for pid, c in cpu.items():
+            p = parent.get(pid)
+            while p and p != root and p in parent:
+                p = parent[p]
+            if p == root:
+                py += c
+        return cpu.get(root, 0) / tick, py / tick
+
+    return read
+
+
+def timed_noop(df, cpu=None) -> dict:
+    """Run ``df`` to the end into the noop sink: ``{"wall": s, "jvm": cpu s, "py": cpu s}``."""
+    c0 = cpu() if cpu else None
+    t = time.perf_counter()
+    df.write.format("noop").mode("overwrite").save()
+    wall = time.perf_counter() - t
+    out = {"wall": round(wall, 4), "jvm": None, "py": None}
+    if cpu:
+        c1 = cpu()
+        out["jvm"], out["py"] = round(c1[0] - c0[0], 2), round(c1[1] - c0[1], 2)
+    return out
+
+
+def med(runs, key="wall"):
+    xs = [r[key] for r in runs if r.get(key) is not None]
+    return round(statistics.median(xs), 4) if xs else None
+
+
+def session(driver_memory: str, app: str):
+    """A local[2] session like bench_native's, with Spark's codegen-failure traces silenced (a
+    projection too large to compile is an expected, reported outcome here, not an error)."""
+    from pyspark.sql import SparkSession
+
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
+    spark = (SparkSession.builder.master("local[2]").appName(app)
+             .config("spark.ui.enabled", "false")
+             .config("spark.ui.showConsoleProgress", "false")
+             .config("spark.driver.memory", driver_memory)
+             .config("spark.sql.session.timeZone", "UTC")
+             .config("spark.sql.shuffle.partitions", "4")
+             .getOrCreate())
+    spark.sparkContext.setLogLevel("ERROR")
+    quiet_codegen_errors(spark)
+    return spark
+
+
+def quiet_codegen_errors(spark) -> None:
+    """Silence Spark's multi-page "Failed to compile the generated Java code" traces."""
+    try:
+        jvm = spark._jvm
+        level = jvm.org.apache.logging.log4j.Level.OFF
+        for logger in ("org.apache.spark.sql.catalyst.expressions.codegen.CodeGenerator",
+                       "org.apache.spark.sql.execution.WholeStageCodegenExec"):
+            jvm.org.apache.logging.log4j.core.config.Configurator.setLevel(logger, level)
+    except Exception:  # not log4j2: leave the logs as they are
+        pass
+
+
+def codegen_report(spark, plan) -> list:
+    """Per whole-stage-codegen subtree of an executed plan: its first line, the generated source
+    size and the largest compiled method (bytes of bytecode; None = did not compile)."""
+    try:
+        seq = spark._jvm.org.apache.spark.sql.execution.debug.package.codegenStringSeq(bn._unwrap(plan))
+    except Exception as exc:  # py4j / Spark internals moved: report, do not fail the run
+        return [{"error": f"{type(exc).__name__}: {exc}"[:200]}]
+    out = []
+    for i in range(seq.size()):
+        t = seq.apply(i)
+        size = int(t._3().maxMethodCodeSize())
+        out.append({"subtree": t._1().strip().splitlines()[0][:100], "source_chars": len(t._2()),
+                    "max_method_bytes": None if size < 0 else size})
+    return out
+
+
+def codegen_summary(report) -> str:
+    parts = []
+    for r in report:
+        if "error" in r:
+            parts.append("unknown")
+        elif r["max_method_bytes"] is None:
+            parts.append("did not compile (>64 KB): stage runs without whole-stage codegen")
+        else:
+            jit = "JIT-able" if r["max_method_bytes"] <= 8000 else "too big to JIT (>8000)"
+            parts.append(f"max method {r['max_method_bytes']:,} B, {jit}")
+    return "; ".join(parts)
+
+
+class _Collect(logging.Handler):
+    def __init__(self):
+        super().__init__(logging.WARNING)
+        self.records = []
+
+    def emit(self, record):
+        self.records.append(record.getMessage().splitlines()[0][:200])
+
+
+# --------------------------------------------------------------------------------------------
+
+
+def parse_args(argv):
+    ap = argparse.ArgumentParser(prog="bench_route", description=__doc__.splitlines()[0])
+    ap.add_argument("--rows", type=int, default=10_000_000, help="messages in the archive (default 10,000,000)")
+    ap.add_argument("--subs", type=int, default=1000, help="subscriptions (default 1,000)")
+    ap.add_argument("--invalid", type=int, default=None, help="invalid subscriptions among them (default subs // 120)")
+    ap.add_argument("--fallback", type=int, default=0,
+                    help="subscriptions needing the vectorized fallback (routes in the activemq dialect; default 0)")
+    ap.add_argument("--sample-passes", type=int, default=24,
+                    help="separate jms_filter passes measured (k), extrapolated to all valid subscriptions (default 24)")
+    ap.add_argument("--reps", type=int, default=3, help="timed rounds (default 3)")
+    ap.add_argument("--seed", type=int, default=7, help="archive seed")
+    ap.add_argument("--subs-seed", type=int, default=11, help="subscription generator seed")
+    ap.add_argument("--files", type=int, default=None, help="Parquet files in the archive (default one per million rows)")
+    ap.add_argument("--data-dir", default=str(ROOT / "bench-data"))
+    ap.add_argument("--results", default=None, help="JSON output (default <data-dir>/results/route.json)")
+    ap.add_argument("--huge-method-limit", type=int, default=None,
+                    help="set spark.sql.codegen.hugeMethodLimit (default: Spark's own, 65535)")
+    ap.add_argument("--driver-memory", default="12g")
+    return ap.parse_args(argv)
+
+
+def main(argv=None, spark=None) -> dict:
+    """Run the benchmark; returns the results (also written as JSON). ``spark``: an existing
+    session to use (not stopped); otherwise one is created and stopped at the end."""
+    args = parse_args(sys.argv[1:] if argv is None else argv)
+    if args.reps < 1 or args.sample_passes < 1:
+        raise SystemExit("--reps and --sample-passes must be >= 1")
+    data_dir = Path(args.data_dir)
+    results_path = Path(args.results) if args.results else data_dir / "results" / f"{NAME}.json"
+    own = spark is None
+    if own:
+        spark = session(args.driver_memory, "jms-bench-route")
+    old_limit = spark.conf.get("spark.sql.codegen.hugeMethodLimit", None)
+    if args.huge_method_limit is not None:
+        spark.conf.set("spark.sql.codegen.hugeMethodLimit", str(args.huge_method_limit))
+    collect = _Collect()
+    lib_log = logging.getLogger("jms_selector_spark")
+    lib_log.addHandler(collect)
+    old_level, old_propagate = lib_log.level, lib_log.propagate
+    lib_log.setLevel(logging.WARNING)
+    lib_log.propagate = False  # collected into the results instead of one caret rendering per invalid selector
+    try:
+        return _run(spark, args, data_dir, results_path, collect)
+    finally:
+        lib_log.removeHandler(collect)
+        lib_log.setLevel(old_level)
+        lib_log.propagate = old_propagate
+        if args.huge_method_limit is not None:
+            if old_limit is None:
+                spark.conf.unset("spark.sql.codegen.hugeMethodLimit")
+            else:
+                spark.conf.set("spark.sql.codegen.hugeMethodLimit", old_limit)
+        if own:
+            spark.stop()
+
+
+def _plan_route(messages, subs, mode, dialect) -> "tuple":
+    """(DataFrame, planning seconds by phase) of one route call."""
+    from jms_selector_spark.routing import route
+
+    t0 = time.perf_counter()
+    df = route(messages, subs, mode=mode, dialect=dialect)
+    t1 = time.perf_counter()
+    qe = df._jdf.queryExecution()
+    qe.optimizedPlan()
+    t2 = time.perf_counter()
+    qe.executedPlan()
+    t3 = time.perf_counter()
+    return df, {"route_call_s": round(t1 - t0, 3), "optimize_s": round(t2 - t1, 3), "physical_s": round(t3 - t2, 3)}
+
+
+def _run(spark, args, data_dir: Path, results_path: Path, collect) -> dict:
+    from pyspark.sql import functions as F
+
+    data_dir.mkdir(parents=True, exist_ok=True)
+    load_start = os.getloadavg()
+    started = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    path = bn.ensure_archive(spark, data_dir, args.rows, args.seed, args.files)
+    messages = spark.read.parquet(str(path))
+    total = messages.count()
+    dialect = "activemq" if args.fallback else "jms"
+    subs = subscriptions(args.subs, seed=args.subs_seed, invalid=args.invalid, fallback=args.fallback)
+    schema = messages.schema
+
+    # classify (the way route does) and pick the separate passes to measure
+    from jms_selector_spark import selector_to_sql
+
+    kinds = {}
+    for name, sel in subs:
+        try:
+            selector_to_sql(sel, schema, dialect=dialect)
+            kinds[name] = "native"
+        except UnsupportedSelectorError:
+            kinds[name] = "fallback"
+        except SelectorError:
+            kinds[name] = "invalid"
+    valid = [(n, s) for n, s in subs if kinds[n] != "invalid"]
+    rng = random.Random(args.subs_seed + 1)
+    sample = rng.sample(valid, min(args.sample_passes, len(valid)))
+    print(f"{total:,} messages; {len(subs):,} subscriptions ({sum(k == 'native' for k in kinds.values())} native, "
+          f"{sum(k == 'fallback' for k in kinds.values())} fallback, {sum(k == 'invalid' for k in kinds.values())} invalid), "
+          f"dialect {dialect}; {len(sample)} separate passes sampled")
+
+    cpu = spark_cpu_reader(spark)
+    collect.records.clear()
+    modes = {}
+    for mode in ("topic", "queue"):
+        df, planning = _plan_route(messages, subs, mode, dialect)
+        print(f"[{mode}] planning: route() {planning['route_call_s']:.2f} s, optimizer {planning['optimize_s']:.2f} s, "
+              f"physical {planning['physical_s']:.2f} s")
+        cold = timed_noop(df, cpu)
+        print(f"[{mode}] cold run (first execution, compiles the generated code): {cold['wall']:.1f} s")
+        qe = df._jdf.queryExecution()
+        rows_out = int(qe.toRdd().count())
+        report = codegen_report(spark, qe.executedPlan())
+        print(f"[{mode}] output rows {rows_out:,}; codegen: {codegen_summary(report)}")
+        modes[mode] = {"df": df, "planning": planning, "cold": cold, "rows_out": rows_out, "codegen": report, "runs": []}
+    warnings = list(dict.fromkeys(collect.records))
+    if modes["queue"]["rows_out"] != total:
+        raise AssertionError(f"queue mode delivered {modes['queue']['rows_out']:,} rows for {total:,} messages")
+
+    # per-subscription counts of the topic output vs the sampled separate passes
+    per_sub = {r["subscription"]: r["count"] for r in modes["topic"]["df"].groupBy("subscription").count().collect()}
+    dead = per_sub.pop(None, 0)
+    pairs = sum(per_sub.values())
+    if pairs + dead != modes["topic"]["rows_out"]:
+        raise AssertionError("topic output rows != matched pairs + dead letters")
+    passes = []
+    for name, sel in sample:
+        n = jms_filter(messages, sel, dialect=dialect).count()
+        if n != per_sub.get(name, 0):
+            raise AssertionError(f"{name}: separate pass matched {n:,} rows, route gave it {per_sub.get(name, 0):,}")
+        passes.append({"name": name, "selector": sel, "kind": kinds[name], "rows": n, "run": None})
+
+    # timed rounds: topic, queue and a share of the separate passes, order alternating (ABBA)
+    shares = [passes[i::args.reps] for i in range(args.reps)]
+    for r in range(args.reps):
+        steps = [("topic", None), ("queue", None), ("passes", shares[r])]
+        if r % 2:
+            steps.reverse()
+        for kind, share in steps:
+            if kind == "passes":
+                for p in share:
+                    df = jms_filter(messages, p["selector"], dialect=dialect).withColumn("subscription", F.lit(p["name"]))
+                    p["run"] = timed_noop(df, cpu)
+            else:
+                modes[kind]["runs"].append(timed_noop(modes[kind]["df"], cpu))
+        print(f"  round {r + 1}: topic {modes['topic']['runs'][-1]['wall']:.1f} s, queue {modes['queue']['runs'][-1]['wall']:.1f} s, "
+              f"{len(shares[r])} passes {sum(p['run']['wall'] for p in shares[r]):.1f} s")
+
+    pass_walls = [p["run"]["wall"] for p in passes]
+    pass_cpu = [p["run"]["jvm"] + p["run"]["py"] for p in passes if p["run"]["jvm"] is not None]
+    n_valid = len(valid)
+    mean_pass = statistics.fmean(pass_walls)
+    sd = statistics.stdev(pass_walls) if len(pass_walls) > 1 else 0.0
+    extrap = mean_pass * n_valid
+    extrap_ci = 1.96 * sd / max(len(pass_walls), 1) ** 0.5 * n_valid
+    out_modes = {}
+    for mode, m in modes.items():
+        wall = med(m["runs"])
+        cpu_med = None if m["runs"][0]["jvm"] is None else round(
+            statistics.median(r["jvm"] + r["py"] for r in m["runs"]), 2)
+        out_modes[mode] = {
+            "planning": m["planning"], "cold_run": m["cold"], "runs": m["runs"], "median_s": wall,
+            "cpu_median_s": cpu_med, "rows_out": m["rows_out"],
+            "messages_per_s": round(total / wall), "output_rows_per_s": round(m["rows_out"] / wall),
+            "codegen": m["codegen"], "codegen_summary": codegen_summary(m["codegen"]),
+            "ratio_separate_over_route": round(extrap / wall, 2),
+        }
+    results = {
+        "benchmark": NAME, "started_utc": started,
+        "finished_utc": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "rows_total": total, "data": str(path), "seed": args.seed, "reps": args.reps, "dialect": dialect,
+        "subscriptions": len(subs), "valid": n_valid,
+        "native": sum(k == "native" for k in kinds.values()), "fallback": sum(k == "fallback" for k in kinds.values()),
+        "invalid": sum(k == "invalid" for k in kinds.values()),
+        "matched_pairs": pairs, "dead_letters": dead, "fan_out": round(pairs / total, 2),
+        "materialize": "write.format('noop'): every column of every output row (topic: one row per matched "
+                       "pair + one per dead letter; queue: one per message; separate pass: its matching rows "
+                       "+ a subscription column)",
+        "order": "per mode: planning, one cold run, a count; then ABBA-interleaved rounds of topic, queue and "
+                 "a share of the sampled separate passes",
+        "hugeMethodLimit": spark.conf.get("spark.sql.codegen.hugeMethodLimit", None),
+        "spark": spark.version, "python": platform.python_version(), "cpus": os.cpu_count(),
+        "loadavg_start": [round(x, 2) for x in load_start], "loadavg_end": [round(x, 2) for x in os.getloadavg()],
+        "modes": out_modes,
+        "separate_passes": {
+            "measured": len(passes), "of_valid": n_valid, "passes": passes,
+            "mean_s": round(mean_pass, 4), "median_s": round(statistics.median(pass_walls), 4),
+            "min_s": round(min(pass_walls), 4), "max_s": round(max(pass_walls), 4), "stdev_s": round(sd, 4),
+            "cpu_mean_s": round(statistics.fmean(pass_cpu), 3) if pass_cpu else None,
+            "extrapolated_total_s": round(extrap, 1), "extrapolated_95ci_s": round(extrap_ci, 1),
+            "extrapolation": f"linear: mean of {len(passes)} measured passes x {n_valid} valid subscriptions",
+            "rows_checked_against_route": True,
+        },
+        "library_warnings": warnings,
+    }
+    results["summary"] = summary_lines(results)
+    print()
+    print(table(results))
+    results_path.parent.mkdir(parents=True, exist_ok=True)
+    results_path.write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n")
+    print(f"\nresults written to {results_path}")
+    return results
+
+
+def table(res) -> str:
+    sp = res["separate_passes"]
+    lines = [
+        f"routing: {res['subscriptions']:,} subscriptions ({res['native']} native, {res['fallback']} fallback, "
+        f"{res['invalid']} invalid; dialect {res['dialect']}) over {res['rows_total']:,} messages; fan-out "
+        f"{res['fan_out']} matches/message ({res['matched_pairs']:,} pairs, {res['dead_letters']:,} dead letters)",
+        f"median wall of {res['reps']} ABBA-interleaved runs, noop sink (all columns of every output row); "
+        f"hugeMethodLimit={res['hugeMethodLimit'] or 'Spark default'}",
+    ]
+    head = (f"{'pass':34} {'median s':>9} {'cpu s':>8} {'cold s':>7} {'msgs/s':>11} {'out rows':>13} "
+            f"{'out rows/s':>11} {'plan s':>7}")
+    lines += [head, "-" * len(head)]
+    for mode, m in res["modes"].items():
+        p = m["planning"]
+        lines.append(f"{'route(mode=' + repr(mode) + ')':34} {m['median_s']:>9.2f} {m['cpu_median_s'] or 0:>8.1f} "
+                     f"{m['cold_run']['wall']:>7.1f} {m['messages_per_s']:>11,} {m['rows_out']:>13,} "
+                     f"{m['output_rows_per_s']:>11,} {p['route_call_s'] + p['optimize_s'] + p['physical_s']:>7.2f}")
+    lines.append(f"{'1 separate jms_filter pass (mean)':34} {sp['mean_s']:>9.2f} {sp['cpu_mean_s'] or 0:>8.1f}")
+    lines.append(f"{'all ' + str(sp['of_valid']) + ' separate passes (EXTRAP.)':34} {sp['extrapolated_total_s']:>9.0f}"
+                 f"   <- extrapolated from {sp['measured']} measured passes (mean {sp['mean_s']:.2f} s, median "
+                 f"{sp['median_s']:.2f}, min {sp['min_s']:.2f}, max {sp['max_s']:.2f}, sd {sp['stdev_s']:.2f}; "
+                 f"95% CI +/- {sp['extrapolated_95ci_s']:.0f} s)")
+    for mode, m in res["modes"].items():
+        lines.append(f"ratio {sp['of_valid']} separate passes (extrapolated) / one route({mode}) pass: "
+                     f"{m['ratio_separate_over_route']:.1f}x")
+    for mode, m in res["modes"].items():
+        p = m["planning"]
+        lines.append(f"planning {mode}: route() call {p['route_call_s']:.2f} s (translation + DataFrame, analysed), "
+                     f"optimizer {p['optimize_s']:.2f} s, physical {p['physical_s']:.2f} s; codegen: {m['codegen_summary']}")
+    lines.append(f"load average {res['loadavg_start'][0]} -> {res['loadavg_end'][0]} on {res['cpus']} CPUs")
+    return "\n".join(lines)
+
+
+def summary_lines(res) -> list:
+    sp = res["separate_passes"]
+    t, q = res["modes"]["topic"], res["modes"]["queue"]
+    return [
+        f"{res['subscriptions']:,} subscriptions x {res['rows_total']:,} messages: topic {t['median_s']:.1f} s "
+        f"({t['messages_per_s']:,} msgs/s, {t['output_rows_per_s']:,} out rows/s), queue {q['median_s']:.1f} s "
+        f"({q['messages_per_s']:,} msgs/s)",
+        f"{sp['of_valid']} separate passes: {sp['extrapolated_total_s']:.0f} s EXTRAPOLATED from {sp['measured']} "
+        f"measured (mean {sp['mean_s']:.2f} s, sd {sp['stdev_s']:.2f}); ratio vs one pass: topic "
+        f"{t['ratio_separate_over_route']:.1f}x, queue {q['ratio_separate_over_route']:.1f}x",
+        f"planning: topic {sum(t['planning'].values()):.2f} s, queue {sum(q['planning'].values()):.2f} s; "
+        f"codegen: {t['codegen_summary']}",
+    ]
+
+
+if __name__ == "__main__":
+    try:
+        main()
+    except AssertionError as e:
+        print(f"FAILED: {e}", file=sys.stderr)
+        sys.exit(1)
