@@ -57,7 +57,7 @@ def main(argv=None) -> int:
     from pyspark.sql import functions as F
 
     import jms_selector_spark
-    from jms_selector_spark import SelectorError, register, selector_columns, selector_to_sql
+    from jms_selector_spark import register, selector_columns, selector_to_sql
     from jms_selector_spark.sample_data import messages as sample_messages
 
     spark = (SparkSession.builder.appName("jms-example-05-spark-submit")
@@ -79,13 +79,9 @@ def main(argv=None) -> int:
         register(spark)
 
         # Send the UDF only the columns some valid selector reads (not the whole row).
-        columns = []
-        for _, selector in SUBSCRIPTIONS:
-            try:
-                columns += selector_columns(selector, messages.schema)
-            except SelectorError:
-                pass  # reported below by jms_selector_error
-        struct = ", ".join(f"m.`{c}`" for c in dict.fromkeys(columns))
+        distinct = sorted((r.selector or "") for r in spark.table("subscriptions").select("selector").distinct().collect())
+        columns = selector_columns(distinct, messages.schema)
+        struct = ", ".join(f"m.`{c}`" for c in columns)
         matches = spark.sql(f"""
             SELECT s.name AS subscription, m.*
             FROM subscriptions s JOIN messages m ON jms_match(s.selector, struct({struct}))""")

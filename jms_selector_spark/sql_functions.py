@@ -26,6 +26,7 @@ import re
 from .backends.spark_sql import SparkSqlGenerator, sql_identifier
 from .binder import Binding, bind
 from .dialects import Dialect, get_dialect
+from .errors import SelectorError
 from .selector import Selector, parse
 
 __all__ = ["register", "register_selector", "register_route", "selector_columns", "struct_ddl"]
@@ -180,15 +181,35 @@ def register_selector(spark, name: str, selector, source, *, dialect: "str | Dia
     return statement
 
 
-def selector_columns(selector, schema, *, dialect: "str | Dialect" = "jms", **binding) -> list:
-    """The top-level columns a selector reads from a table (what to pass to ``jms_match``).
+def selector_columns(selectors, schema, *, dialect: "str | Dialect" = "jms", **binding) -> list:
+    """The top-level columns of a table that selectors read: what to pass to ``jms_match``.
 
-    >>> selector_columns("JMSType = 'car' AND weight > 2500", {"JMSType": "string", "weight": "long",
-    ...                  "color": "string"})
+    ``selectors`` is one selector (text or `Selector`) or an iterable of them: for a column of
+    per-row selectors, pass its distinct values and the UDF gets the union of the columns they
+    read, never the whole row. In an iterable, invalid selectors (they match nothing; see
+    ``jms_selector_error``) and NULLs are skipped; a single invalid selector raises its
+    `SelectorError`.
+
+    >>> schema = {"JMSType": "string", "weight": "long", "color": "string", "note": "string"}
+    >>> selector_columns("JMSType = 'car' AND weight > 2500", schema)
     ['JMSType', 'weight']
+    >>> selector_columns(["color = 'blue'", "weight >", None, "JMSType = 'car' AND color <> 'red'"], schema)
+    ['color', 'JMSType']
     """
-    sel = selector if isinstance(selector, Selector) else parse(selector, dialect=dialect)
-    return list(bind(sel, schema, Binding.of(**binding)).source_columns())
+    b = Binding.of(**binding)
+    if isinstance(selectors, (str, Selector)):
+        sel = selectors if isinstance(selectors, Selector) else parse(selectors, dialect=dialect)
+        return list(bind(sel, schema, b).source_columns())
+    out: dict = {}
+    for text in selectors:
+        if text is None:
+            continue
+        try:
+            sel = text if isinstance(text, Selector) else parse(text, dialect=dialect)
+            out.update(dict.fromkeys(bind(sel, schema, b).source_columns()))
+        except SelectorError as exc:
+            log.debug("selector_columns: skipping invalid selector %r: %s", text, exc)
+    return list(out)
 
 
 def register_route(spark, name: str, messages, subscriptions, *, mode: str = "topic",

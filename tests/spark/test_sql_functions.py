@@ -113,3 +113,22 @@ def test_register_selector_errors(spark, messages):
 
 def test_selector_columns(messages):
     assert selector_columns("weight > 1 AND JMSType = 'x' AND nothere = 1", messages.schema) == ["weight", "JMSType"]
+    # per-row selectors: the union over the distinct ones, invalid ones and NULLs skipped
+    many = ["color = 'blue'", "weight >", None, "", "JMSType = 'x' OR weight < 2"]
+    assert selector_columns(many, messages.schema) == ["color", "JMSType", "weight"]
+    assert selector_columns(iter(["nothere = 1"]), messages.schema) == []
+    with pytest.raises(jss.SelectorSyntaxError):
+        selector_columns("weight >", messages.schema)
+
+
+def test_jms_match_with_only_the_union_of_columns_matches_as_with_the_whole_row(spark, messages):
+    register(spark)
+    subs = spark.createDataFrame([("a", "color = 'blue'"), ("b", "weight >"), ("c", "JMSType = 'car' OR weight < 2"),
+                                  ("d", None)], "name string, selector string")
+    subs.createOrReplaceTempView("sqlfn_subs")
+    cols = selector_columns([r.selector for r in subs.select("selector").distinct().collect()], messages.schema)
+    narrow = ", ".join(f"m.`{c}`" for c in cols)
+    q = ("SELECT s.name, m.JMSMessageID FROM sqlfn_subs s JOIN sqlfn_messages m ON jms_match(s.selector, struct({}))")
+    every = ", ".join(f"m.`{c}`" for c in messages.columns)  # struct(m.*) is not allowed in a join condition
+    whole = {tuple(r) for r in spark.sql(q.format(every)).collect()}
+    assert whole and {tuple(r) for r in spark.sql(q.format(narrow)).collect()} == whole
