@@ -14,6 +14,10 @@ Sections (``--only`` picks some):
     (b) ``jms_match_api``: our vectorized path forced for the whole selector,
         ``match_udf()(F.lit(selector), source_struct(selector_columns(...)))``, and
         ``jms_match_sql``: ``spark.sql("... WHERE jms_match('<selector>', struct(<columns>))")``;
+        both send the selector text with every row (a UDF argument is a column, even a literal);
+        ``fallback_udf``: the UDF `jms_filter` uses for what does not translate natively
+        (`selector_udf`: the selector compiled once, in the closure), forced for the whole
+        selector;
     (c) ``arrow_udf``: a hand-written ``@arrow_udf`` of the same predicate (pyarrow.compute, Kleene
         logic) taking the same columns as arguments — the transfer-bound limit — and
         ``arrow_udf_struct``: the same function reading the same ``struct(<columns>)`` that
@@ -149,9 +153,12 @@ def selector_variants(spark, df, view: str, selector: str) -> dict:
     from pyspark.sql import functions as F
     from pyspark.sql.functions import arrow_udf, udf
 
-    from jms_selector_spark.backends.udf import match_udf, source_struct
+    from jms_selector_spark import parse
+    from jms_selector_spark.backends.udf import match_udf, selector_udf, source_struct
 
     cols = selector_columns(selector, df.schema)
+    fallback_fn, fallback_cols = selector_udf(parse(selector), df.schema)
+    assert fallback_cols == cols, (fallback_cols, cols)
     hand_cols, arrow_fn, row_fn = hand_written()[selector]
     assert sorted(hand_cols) == sorted(cols), (hand_cols, cols)
     arrow_pred = arrow_udf(arrow_fn, "boolean")
@@ -167,6 +174,7 @@ def selector_variants(spark, df, view: str, selector: str) -> dict:
         "jms_match_api": df.where(match_udf()(F.lit(selector), source_struct(cols))),
         "jms_match_sql": spark.sql(f"SELECT * FROM {view} WHERE jms_match({_sql_literal(selector)}, "
                                    f"struct({_cols_sql(cols)}))"),
+        "fallback_udf": df.where(fallback_fn(source_struct(cols))),
         "arrow_udf": df.where(arrow_pred(*[F.col(c) for c in hand_cols])),
         "arrow_udf_struct": df.where(arrow_struct(source_struct(cols))),
         "row_udf": df.where(row_pred(*[F.col(c) for c in hand_cols])),
@@ -302,6 +310,10 @@ def run_selector(spark, df, view, label, selector, args, cpu) -> dict:
         "jms_match_api_vs_row_udf": throughput(figs, runs, "jms_match_api", "row_udf"),
         "jms_match_api_vs_row_udf_pickled": throughput(figs, runs, "jms_match_api", "row_udf_pickled"),
         "jms_match_sql_vs_row_udf": throughput(figs, runs, "jms_match_sql", "row_udf"),
+        "fallback_vs_arrow_udf": throughput(figs, runs, "fallback_udf", "arrow_udf"),
+        "fallback_vs_arrow_udf_struct": throughput(figs, runs, "fallback_udf", "arrow_udf_struct"),
+        "fallback_vs_row_udf": throughput(figs, runs, "fallback_udf", "row_udf"),
+        "fallback_vs_row_udf_pickled": throughput(figs, runs, "fallback_udf", "row_udf_pickled"),
         "native_vs_jms_match_api": throughput(figs, runs, "native", "jms_match_api"),
     }
     return {"label": label, "selector": selector, "columns": selector_columns(selector, df.schema),
@@ -580,6 +592,10 @@ def table(res) -> str:
             f"{r['jms_match_api_vs_row_udf']['paired']:.2f}, cpu {_f(r['jms_match_api_vs_row_udf']['cpu'])}); vs pickled row "
             f"udf {r['jms_match_api_vs_row_udf_pickled']['wall']:.2f}x   [target >= {TARGET_VS_ROW} on complex]; "
             f"native is {r['native_vs_jms_match_api']['wall']:.1f}x jms_match")
+        lines.append(
+            f"fallback UDF (jms_filter's): vs hand arrow_udf {r['fallback_vs_arrow_udf']['wall']:.2f}x (on the same struct "
+            f"{r['fallback_vs_arrow_udf_struct']['wall']:.2f}x), vs row @udf {r['fallback_vs_row_udf']['wall']:.2f}x, vs pickled "
+            f"{r['fallback_vs_row_udf_pickled']['wall']:.2f}x")
     h = res.get("hybrid")
     if h:
         lines += ["", f"[hybrid, activemq] {h['selector']}", head, "-" * len(head)]
@@ -622,6 +638,7 @@ def summary_lines(res) -> list:
         flag_row = "" if s["label"] != "complex" or row >= TARGET_VS_ROW else f" (< {TARGET_VS_ROW} target)"
         out.append(f"{s['label']}: jms_match/arrow_udf throughput api {api:.2f}x, sql {sql:.2f}x{flag}; "
                    f"vs row @udf {row:.2f}x{flag_row}, vs pickled {r['jms_match_api_vs_row_udf_pickled']['wall']:.2f}x; "
+                   f"fallback UDF/arrow_udf {r['fallback_vs_arrow_udf']['wall']:.2f}x, vs row @udf {r['fallback_vs_row_udf']['wall']:.2f}x; "
                    f"native {s['variants']['native']['median_s']:.2f} s vs jms_match {s['variants']['jms_match_api']['median_s']:.2f} s; "
                    f"counts equal ({s['rows_matched']:,})")
     h = res.get("hybrid")

@@ -100,7 +100,7 @@ def test_udf_bench_counts_agree_between_all_paths(udf_run):
     assert [s["label"] for s in results["selectors"]] == ["simple", "complex"]
     for s in results["selectors"]:
         counts = {k: i["rows_out"] for k, i in s["inspect"].items()}
-        assert set(counts) == {"native", "jms_match_api", "jms_match_sql", "arrow_udf", "arrow_udf_struct",
+        assert set(counts) == {"native", "jms_match_api", "jms_match_sql", "fallback_udf", "arrow_udf", "arrow_udf_struct",
                                "row_udf", "row_udf_pickled"}
         assert len(set(counts.values())) == 1 and 0 < s["rows_matched"] < 20_000, (s["label"], counts)
         # only the Python variants send rows to Python, and every row
