@@ -34,8 +34,9 @@ test-spark: setup
 doctest: setup
 	$(PY) -m pytest -q tests/test_docs.py $(PYTEST_ARGS)
 
+# BENCH_ARGS, e.g. make bench BENCH_ARGS="native -- --rows 200000 --reps 2"
 bench: setup
-	$(PY) benchmarks/run_all.py
+	$(PY) benchmarks/run_all.py $(BENCH_ARGS)
 
 # The wheel is built from the sdist (so a file missing from the sdist fails here), without build
 # isolation: the pinned build tools are installed in the venv (pyproject wants setuptools>=68, wheel).
