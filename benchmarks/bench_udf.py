@@ -154,7 +154,7 @@ def selector_variants(spark, df, view: str, selector: str) -> dict:
     from pyspark.sql.functions import arrow_udf, udf
 
     from jms_selector_spark import parse
-    from jms_selector_spark.backends.udf import match_udf, selector_udf, source_struct
+    from jms_selector_spark.backends.udf import match_udf, selector_udf, source_args, source_struct
 
     cols = selector_columns(selector, df.schema)
     fallback_fn, fallback_cols = selector_udf(parse(selector), df.schema)
@@ -174,7 +174,7 @@ def selector_variants(spark, df, view: str, selector: str) -> dict:
         "jms_match_api": df.where(match_udf()(F.lit(selector), source_struct(cols))),
         "jms_match_sql": spark.sql(f"SELECT * FROM {view} WHERE jms_match({_sql_literal(selector)}, "
                                    f"struct({_cols_sql(cols)}))"),
-        "fallback_udf": df.where(fallback_fn(source_struct(cols))),
+        "fallback_udf": df.where(fallback_fn(*source_args(cols))),
         "arrow_udf": df.where(arrow_pred(*[F.col(c) for c in hand_cols])),
         "arrow_udf_struct": df.where(arrow_struct(source_struct(cols))),
         "row_udf": df.where(row_pred(*[F.col(c) for c in hand_cols])),

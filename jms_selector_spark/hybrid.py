@@ -120,7 +120,7 @@ def filter_column(selector: Selector, schema, binding: "Binding | None" = None):
     """``(Column, Plan)``: the selector as native SQL plus UDF calls where needed (NULL = UNKNOWN)."""
     from pyspark.sql import functions as F
 
-    from .backends.udf import selector_udf, source_struct
+    from .backends.udf import selector_udf, source_args
 
     binding = binding or Binding()
     plan = plan_filter(selector, schema, binding)
@@ -130,7 +130,7 @@ def filter_column(selector: Selector, schema, binding: "Binding | None" = None):
             return F.expr(p.sql)
         if p.kind == "fallback":
             udf, cols = selector_udf(sub_selector(selector, p.node), schema, binding)
-            return udf(source_struct(cols))
+            return udf(*source_args(cols))
         if p.kind == "not":
             return ~build(p.parts[0])
         cols = [build(k) for k in p.parts]

@@ -157,7 +157,7 @@ def route(messages, subscriptions, *, mode: str = "topic", dialect: "str | Diale
     from pyspark.sql import Window
 
     from .backends.spark_sql import selector_to_sql, sql_string
-    from .backends.udf import routing_udf, source_struct
+    from .backends.udf import routing_udf, source_args
 
     if mode not in ("topic", "queue"):
         raise ValueError(f"mode must be 'topic' or 'queue', not {mode!r}")
@@ -192,7 +192,7 @@ def route(messages, subscriptions, *, mode: str = "topic", dialect: "str | Diale
         matches = F.array().cast("array<string>")
     if fallback:
         udf, cols = routing_udf([(s.name, s.selector) for s in fallback], d, schema, Binding.of(**binding))
-        matches = F.concat(matches, udf(source_struct(cols)))  # only the columns they read
+        matches = F.concat(matches, udf(*source_args(cols)))  # only the columns they read
     matches = F.sort_array(matches)
     tagged = messages.withColumn("__jms_matches", matches)
     any_durable = any(s.durable for s in subs) or not subs
