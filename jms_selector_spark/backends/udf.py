@@ -225,8 +225,8 @@ def source_struct(columns):
 def source_args(columns) -> list:
     """The top-level ``columns`` as separate UDF arguments (one NULL placeholder when there are
     none: Spark has no zero-argument Arrow UDF). `selector_udf` and `routing_udf` take them so:
-    measured on 10M rows, passing ``struct(...)`` instead cost ~1 s more per pass (Spark builds
-    and serializes the struct), about 10 % of the whole UDF pass."""
+    the same hand-written Arrow UDF over 10M rows took 0.1-0.6 s longer with ``struct(...)`` of 3
+    columns and 0.7-1.2 s (~10 %) with 6 (Spark builds and serializes the struct)."""
     from pyspark.sql import functions as F
 
     if not columns:
