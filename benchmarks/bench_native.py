@@ -390,6 +390,11 @@ def _run(spark, args, data_dir: Path, results_path: Path) -> dict:
         "target_ratio": TARGET_RATIO,
         "selectors": out,
     }
+    return publish(results, results_path, table, summary_lines)
+
+
+def publish(results: dict, results_path: Path, table, summary_lines) -> dict:
+    """Add the ``summary`` lines, print the table, write the JSON (every benchmark ends so)."""
     results["summary"] = summary_lines(results)
     print()
     print(table(results))

@@ -34,7 +34,6 @@ Figures: medians; messages/s and output rows/s; the ratio (extrapolated separate
 from __future__ import annotations
 
 import argparse
-import json
 import logging
 import os
 import platform
@@ -490,13 +489,7 @@ def _run(spark, args, data_dir: Path, results_path: Path, collect) -> dict:
         },
         "library_warnings": warnings,
     }
-    results["summary"] = summary_lines(results)
-    print()
-    print(table(results))
-    results_path.parent.mkdir(parents=True, exist_ok=True)
-    results_path.write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n")
-    print(f"\nresults written to {results_path}")
-    return results
+    return bn.publish(results, results_path, table, summary_lines)
 
 
 def table(res) -> str:

@@ -63,7 +63,6 @@ import argparse
 import contextlib
 import cProfile
 import logging
-import json
 import os
 import platform
 import pstats
@@ -556,13 +555,7 @@ def _run(spark, args, data_dir: Path, results_path: Path) -> dict:
     results["finished_utc"] = datetime.now(timezone.utc).isoformat(timespec="seconds")
     results["loadavg_start"] = [round(x, 2) for x in load_start]
     results["loadavg_end"] = [round(x, 2) for x in os.getloadavg()]
-    results["summary"] = summary_lines(results)
-    print()
-    print(table(results))
-    results_path.parent.mkdir(parents=True, exist_ok=True)
-    results_path.write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n")
-    print(f"\nresults written to {results_path}")
-    return results
+    return bn.publish(results, results_path, table, summary_lines)
 
 
 def _f(x, fmt="{:.2f}"):
