@@ -264,12 +264,13 @@ def _r4(x):
 # --------------------------------------------------------------------------------------------
 
 
-def _session(driver_memory: str):
+def _session(driver_memory: str, app: str = "jms-bench-native"):
+    """The local[2] session every benchmark runs in (one per process)."""
     from pyspark.sql import SparkSession
 
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
-    spark = (SparkSession.builder.master("local[2]").appName("jms-bench-native")
+    spark = (SparkSession.builder.master("local[2]").appName(app)
              .config("spark.ui.enabled", "false")
              .config("spark.ui.showConsoleProgress", "false")
              .config("spark.driver.memory", driver_memory)

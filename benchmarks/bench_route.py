@@ -221,20 +221,9 @@ def med(runs, key="wall"):
 
 
 def session(driver_memory: str, app: str):
-    """A local[2] session like bench_native's, with Spark's codegen-failure traces silenced (a
+    """bench_native's local[2] session, with Spark's codegen-failure traces silenced (a
     projection too large to compile is an expected, reported outcome here, not an error)."""
-    from pyspark.sql import SparkSession
-
-    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
-    os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
-    spark = (SparkSession.builder.master("local[2]").appName(app)
-             .config("spark.ui.enabled", "false")
-             .config("spark.ui.showConsoleProgress", "false")
-             .config("spark.driver.memory", driver_memory)
-             .config("spark.sql.session.timeZone", "UTC")
-             .config("spark.sql.shuffle.partitions", "4")
-             .getOrCreate())
-    spark.sparkContext.setLogLevel("ERROR")
+    spark = bn._session(driver_memory, app)
     quiet_codegen_errors(spark)
     return spark
 
