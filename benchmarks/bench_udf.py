@@ -17,7 +17,11 @@ Sections (``--only`` picks some):
         both send the selector text with every row (a UDF argument is a column, even a literal);
         ``fallback_udf``: the UDF `jms_filter` uses for what does not translate natively
         (`selector_udf`: the selector compiled once, in the closure), forced for the whole
-        selector;
+        selector, and ``fallback_sql``: the same from ``spark.sql`` — the SQL function
+        `register_selector` creates for a selector with no native form (``WHERE f(struct(*))``,
+        its body calling the closure UDF on the fields it reads), forced for the whole selector;
+        ``register_selector``: what `register_selector` really creates for this selector (the
+        native fragment; no Python);
     (c) ``arrow_udf``: a hand-written ``@arrow_udf`` of the same predicate (pyarrow.compute, Kleene
         logic) taking the same columns as arguments — the transfer-bound limit — and
         ``arrow_udf_struct``: the same function reading the same ``struct(<columns>)`` that
@@ -35,8 +39,9 @@ Sections (``--only`` picks some):
 ``hybrid``
     ActiveMQ ``JMSType = 'car' AND color = 'blue' AND SPLIT(customer, ' ') IS NOT NULL``: the
     hybrid ``jms_filter`` (native conjuncts pushed down, the UDF on the survivors only), the same
-    selector forced through ``jms_match`` (every row to Python; equal count asserted), and the
-    native part alone (a floor, its own count). Reports the rows that reached the UDF.
+    from ``spark.sql`` through the function `register_selector` creates, the same selector forced
+    through ``jms_match`` (every row to Python; equal counts asserted), and the native part alone
+    (a floor, its own count). Reports the rows that reached the UDF.
 
 ``xjoin``
     100 subscriptions (realistic selectors, a few invalid) × ``--xjoin-rows`` messages (default
@@ -147,13 +152,16 @@ def _cols_sql(columns, qualifier="") -> str:
     return ", ".join(f"{qualifier}`{c}`" for c in columns)
 
 
-def selector_variants(spark, df, view: str, selector: str) -> dict:
+def selector_variants(spark, df, view: str, label: str, selector: str) -> dict:
     """{variant name: DataFrame} for one selector (see the module docstring)."""
     from pyspark.sql import functions as F
     from pyspark.sql.functions import arrow_udf, udf
 
-    from jms_selector_spark import parse
+    from jms_selector_spark import parse, register_selector
     from jms_selector_spark.backends.udf import match_udf, selector_udf, source_args, source_struct
+    from jms_selector_spark.binder import Binding
+    from jms_selector_spark.hybrid import Plan
+    from jms_selector_spark.sql_functions import _create_function
 
     cols = selector_columns(selector, df.schema)
     fallback_fn, fallback_cols = selector_udf(parse(selector), df.schema)
@@ -168,12 +176,17 @@ def selector_variants(spark, df, view: str, selector: str) -> dict:
     arrow_struct = arrow_udf(struct_fn, "boolean")
     row_pred = udf(row_fn, "boolean")                          # Spark 4.3 default: Arrow-serialized
     row_pickled = udf(row_fn, "boolean", useArrow=False)       # the classic pickled row UDF
+    register_selector(spark, f"bench_{label}", selector, view)
+    sel = parse(selector)  # the whole selector as one fallback piece, as for a selector with no native form
+    _create_function(spark, f"bench_{label}_fallback", sel, Plan("fallback", sel.root), df.schema, Binding())
     return {
         "native": jms_filter(df, selector),
         "jms_match_api": df.where(match_udf()(F.lit(selector), source_struct(cols))),
         "jms_match_sql": spark.sql(f"SELECT * FROM {view} WHERE jms_match({_sql_literal(selector)}, "
                                    f"struct({_cols_sql(cols)}))"),
         "fallback_udf": df.where(fallback_fn(*source_args(cols))),
+        "fallback_sql": spark.sql(f"SELECT * FROM {view} WHERE bench_{label}_fallback(struct(*))"),
+        "register_selector": spark.sql(f"SELECT * FROM {view} WHERE bench_{label}(struct(*))"),
         "arrow_udf": df.where(arrow_pred(*[F.col(c) for c in hand_cols])),
         "arrow_udf_struct": df.where(arrow_struct(source_struct(cols))),
         "row_udf": df.where(row_pred(*[F.col(c) for c in hand_cols])),
@@ -288,7 +301,7 @@ def throughput(figs: dict, runs: dict, fast: str, slow: str) -> dict:
 
 def run_selector(spark, df, view, label, selector, args, cpu) -> dict:
     print(f"\n[{label}] {selector}")
-    variants = selector_variants(spark, df, view, selector)
+    variants = selector_variants(spark, df, view, label, selector)
     info = {}
     for k, v in variants.items():
         info[k] = inspect_run(v)
@@ -313,6 +326,9 @@ def run_selector(spark, df, view, label, selector, args, cpu) -> dict:
         "fallback_vs_arrow_udf_struct": throughput(figs, runs, "fallback_udf", "arrow_udf_struct"),
         "fallback_vs_row_udf": throughput(figs, runs, "fallback_udf", "row_udf"),
         "fallback_vs_row_udf_pickled": throughput(figs, runs, "fallback_udf", "row_udf_pickled"),
+        "fallback_sql_vs_arrow_udf": throughput(figs, runs, "fallback_sql", "arrow_udf"),
+        "fallback_sql_vs_row_udf": throughput(figs, runs, "fallback_sql", "row_udf"),
+        "register_selector_vs_jms_match_sql": throughput(figs, runs, "register_selector", "jms_match_sql"),
         "native_vs_jms_match_api": throughput(figs, runs, "native", "jms_match_api"),
     }
     return {"label": label, "selector": selector, "columns": selector_columns(selector, df.schema),
@@ -324,10 +340,15 @@ def run_hybrid(spark, df, args, cpu) -> dict:
 
     from jms_selector_spark.backends.udf import match_udf, source_struct
 
+    from jms_selector_spark import register_selector
+
     print(f"\n[hybrid] activemq: {HYBRID}")
     cols = selector_columns(HYBRID, df.schema, dialect="activemq")
+    view = "jms_bench_udf_messages"
+    register_selector(spark, "bench_hybrid", HYBRID, view, dialect="activemq")
     variants = {
         "hybrid_jms_filter": jms_filter(df, HYBRID, dialect="activemq"),
+        "hybrid_sql_function": spark.sql(f"SELECT * FROM {view} WHERE bench_hybrid(struct(*))"),
         "jms_match_whole": df.where(match_udf("activemq")(F.lit(HYBRID), source_struct(cols))),
         "native_part_only": jms_filter(df, HYBRID_NATIVE_PART, dialect="activemq"),
     }
@@ -335,8 +356,9 @@ def run_hybrid(spark, df, args, cpu) -> dict:
     for k, i in info.items():
         print(f"  {k:17} matched {i['rows_out']:,}; scan rows {i['scan_rows']:,}; rows to Python "
               f"{i['rows_to_python']:,}; pushed {i['pushed_filters']}")
-    if info["hybrid_jms_filter"]["rows_out"] != info["jms_match_whole"]["rows_out"]:
-        raise AssertionError(f"hybrid: jms_filter matched {info['hybrid_jms_filter']['rows_out']:,}, "
+    if len({info[k]["rows_out"] for k in ("hybrid_jms_filter", "hybrid_sql_function", "jms_match_whole")}) != 1:
+        raise AssertionError(f"hybrid: jms_filter matched {info['hybrid_jms_filter']['rows_out']:,}, register_selector's "
+                             f"function {info['hybrid_sql_function']['rows_out']:,}, "
                              f"jms_match {info['jms_match_whole']['rows_out']:,}")
     for _ in range(args.warmup):
         for v in variants.values():
@@ -346,6 +368,8 @@ def run_hybrid(spark, df, args, cpu) -> dict:
     return {"selector": HYBRID, "dialect": "activemq", "native_part": HYBRID_NATIVE_PART, "inspect": info,
             "variants": figs,
             "ratios": {"hybrid_vs_jms_match_whole": throughput(figs, runs, "hybrid_jms_filter", "jms_match_whole"),
+                       "hybrid_sql_function_vs_jms_match_whole": throughput(figs, runs, "hybrid_sql_function",
+                                                                            "jms_match_whole"),
                        "native_part_vs_hybrid": throughput(figs, runs, "native_part_only", "hybrid_jms_filter")}}
 
 
@@ -589,6 +613,10 @@ def table(res) -> str:
             f"fallback UDF (jms_filter's): vs hand arrow_udf {r['fallback_vs_arrow_udf']['wall']:.2f}x (on the same struct "
             f"{r['fallback_vs_arrow_udf_struct']['wall']:.2f}x), vs row @udf {r['fallback_vs_row_udf']['wall']:.2f}x, vs pickled "
             f"{r['fallback_vs_row_udf_pickled']['wall']:.2f}x")
+        lines.append(
+            f"fallback from spark.sql (register_selector's function, forced to the UDF): vs hand arrow_udf "
+            f"{r['fallback_sql_vs_arrow_udf']['wall']:.2f}x, vs row @udf {r['fallback_sql_vs_row_udf']['wall']:.2f}x; "
+            f"register_selector as created (native) is {r['register_selector_vs_jms_match_sql']['wall']:.1f}x jms_match sql")
     h = res.get("hybrid")
     if h:
         lines += ["", f"[hybrid, activemq] {h['selector']}", head, "-" * len(head)]
@@ -597,7 +625,9 @@ def table(res) -> str:
                          f"{res['rows_total'] / f['median_s']:>12,.0f}  {h['inspect'][k]['rows_to_python']:>15,}")
         lines.append(f"hybrid: {h['inspect']['hybrid_jms_filter']['rows_to_python']:,} of {res['rows_total']:,} rows reach "
                      f"the UDF (native part pushed: {h['inspect']['hybrid_jms_filter']['pushed_filters']}); hybrid is "
-                     f"{h['ratios']['hybrid_vs_jms_match_whole']['wall']:.1f}x the whole selector in jms_match; the native "
+                     f"{h['ratios']['hybrid_vs_jms_match_whole']['wall']:.1f}x the whole selector in jms_match (from SQL, "
+                     f"register_selector's function: {h['inspect']['hybrid_sql_function']['rows_to_python']:,} rows to Python, "
+                     f"{h['ratios']['hybrid_sql_function_vs_jms_match_whole']['wall']:.1f}x); the native "
                      f"part alone is {h['ratios']['native_part_vs_hybrid']['wall']:.2f}x the hybrid")
     x = res.get("xjoin")
     if x:
@@ -632,6 +662,8 @@ def summary_lines(res) -> list:
         out.append(f"{s['label']}: jms_match/arrow_udf throughput api {api:.2f}x, sql {sql:.2f}x{flag}; "
                    f"vs row @udf {row:.2f}x{flag_row}, vs pickled {r['jms_match_api_vs_row_udf_pickled']['wall']:.2f}x; "
                    f"fallback UDF/arrow_udf {r['fallback_vs_arrow_udf']['wall']:.2f}x, vs row @udf {r['fallback_vs_row_udf']['wall']:.2f}x; "
+                   f"fallback from SQL/arrow_udf {r['fallback_sql_vs_arrow_udf']['wall']:.2f}x, vs row @udf "
+                   f"{r['fallback_sql_vs_row_udf']['wall']:.2f}x; "
                    f"native {s['variants']['native']['median_s']:.2f} s vs jms_match {s['variants']['jms_match_api']['median_s']:.2f} s; "
                    f"counts equal ({s['rows_matched']:,})")
     h = res.get("hybrid")

@@ -26,7 +26,7 @@ from .errors import UnsupportedSelectorError
 from .printer import to_text
 from .selector import Selector
 
-__all__ = ["Plan", "plan_filter", "describe", "filter_column", "sub_selector"]
+__all__ = ["Plan", "plan_filter", "plan_sql", "describe", "filter_column", "sub_selector"]
 
 
 @dataclass(frozen=True)
@@ -66,8 +66,12 @@ def sub_selector(selector: Selector, node: n.Node) -> Selector:
     return Selector(to_text(node, selector.dialect), node, selector.dialect)
 
 
-def plan_filter(selector: Selector, schema, binding: "Binding | None" = None) -> Plan:
-    """Split ``selector`` into native and fallback pieces for a table of ``schema``."""
+def plan_filter(selector: Selector, schema, binding: "Binding | None" = None, *, qualifier: tuple = ()) -> Plan:
+    """Split ``selector`` into native and fallback pieces for a table of ``schema``.
+
+    ``qualifier`` prefixes the column references of the native fragments (``("message",)`` for
+    the body of a SQL function whose parameter is the row).
+    """
     from .backends.spark_sql import SparkSqlGenerator
     from .binder import bind
 
@@ -75,7 +79,8 @@ def plan_filter(selector: Selector, schema, binding: "Binding | None" = None) ->
 
     def native(node):
         try:
-            return SparkSqlGenerator(bind(sub_selector(selector, node), schema, binding)).generate()
+            return SparkSqlGenerator(bind(sub_selector(selector, node), schema, binding),
+                                     qualifier=qualifier).generate()
         except UnsupportedSelectorError:
             return None
 
@@ -102,6 +107,20 @@ def plan_filter(selector: Selector, schema, binding: "Binding | None" = None) ->
     if selector.root is None:
         return Plan("native", None, "TRUE")
     return walk(selector.root)
+
+
+def plan_sql(plan: Plan, fallback_sql) -> str:
+    """The plan as one SQL boolean expression (NULL = UNKNOWN): native fragments as they are,
+    each fallback piece as ``fallback_sql(plan)`` (the caller's UDF call), joined by Spark's own
+    Kleene AND / OR / NOT."""
+    if plan.kind == "native":
+        return plan.sql
+    if plan.kind == "fallback":
+        return fallback_sql(plan)
+    if plan.kind == "not":
+        return f"(NOT ({plan_sql(plan.parts[0], fallback_sql)}))"
+    op = " AND " if plan.kind == "and" else " OR "
+    return "(" + op.join(f"({plan_sql(p, fallback_sql)})" for p in plan.parts) + ")"
 
 
 def describe(plan: Plan, selector: Selector) -> str:

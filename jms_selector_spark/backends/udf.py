@@ -137,11 +137,13 @@ def match_batch(selectors: pa.Array, messages: pa.Array, dialect: "str | Dialect
     n = len(messages)
     if n == 0:
         return pa.array([], pa.bool_())
-    enc = pc.dictionary_encode(selectors)
-    compiled = _compile_texts(enc.dictionary.to_pylist(), d, messages.type, binding)
-    if len(compiled) == 1 and enc.indices.null_count == 0:  # one selector for the whole batch
-        result = _segment(compiled[0], messages, {}, 0, n)
+    first = selectors[0].as_py()
+    if first is not None and selectors.null_count == 0 and pc.all(pc.equal(selectors, first)).as_py():
+        # one selector for the whole batch (a literal): 5x cheaper to check than to encode
+        result = _segment(_compile_texts([first], d, messages.type, binding)[0], messages, {}, 0, n)
     else:
+        enc = pc.dictionary_encode(selectors)
+        compiled = _compile_texts(enc.dictionary.to_pylist(), d, messages.type, binding)
         idx = enc.indices.fill_null(-1).to_numpy(zero_copy_only=False)
         order = np.argsort(idx, kind="stable")
         counts = np.bincount(idx + 1, minlength=len(compiled) + 1)  # NULL selector first, then each text

@@ -100,12 +100,13 @@ def test_udf_bench_counts_agree_between_all_paths(udf_run):
     assert [s["label"] for s in results["selectors"]] == ["simple", "complex"]
     for s in results["selectors"]:
         counts = {k: i["rows_out"] for k, i in s["inspect"].items()}
-        assert set(counts) == {"native", "jms_match_api", "jms_match_sql", "fallback_udf", "arrow_udf", "arrow_udf_struct",
-                               "row_udf", "row_udf_pickled"}
+        assert set(counts) == {"native", "register_selector", "jms_match_api", "jms_match_sql", "fallback_udf",
+                               "fallback_sql", "arrow_udf", "arrow_udf_struct", "row_udf", "row_udf_pickled"}
         assert len(set(counts.values())) == 1 and 0 < s["rows_matched"] < 20_000, (s["label"], counts)
         # only the Python variants send rows to Python, and every row
-        assert s["inspect"]["native"]["rows_to_python"] == 0
-        assert all(i["rows_to_python"] == 20_000 for k, i in s["inspect"].items() if k != "native"), s["inspect"]
+        native = {"native", "register_selector"}
+        assert all(s["inspect"][k]["rows_to_python"] == 0 for k in native)
+        assert all(i["rows_to_python"] == 20_000 for k, i in s["inspect"].items() if k not in native), s["inspect"]
         for k, f in s["variants"].items():
             assert len(f["times_s"]) == 1 and f["median_s"] > 0, k
         r = s["ratios"]["jms_match_api_vs_arrow_udf"]
@@ -116,7 +117,8 @@ def test_udf_bench_counts_agree_between_all_paths(udf_run):
 def test_udf_bench_hybrid_sends_only_the_survivors_of_the_native_part(udf_run):
     _, results = udf_run
     h = results["hybrid"]["inspect"]
-    assert h["hybrid_jms_filter"]["rows_out"] == h["jms_match_whole"]["rows_out"] > 0
+    assert h["hybrid_jms_filter"]["rows_out"] == h["hybrid_sql_function"]["rows_out"] == h["jms_match_whole"]["rows_out"] > 0
+    assert h["hybrid_sql_function"]["rows_to_python"] == h["hybrid_jms_filter"]["rows_to_python"]
     # the native conjuncts are pushed down and the UDF sees only the rows that pass them
     assert "EqualTo(JMSType,car)" in h["hybrid_jms_filter"]["pushed_filters"][0]
     assert h["hybrid_jms_filter"]["rows_to_python"] == h["native_part_only"]["rows_out"] < 20_000 / 5

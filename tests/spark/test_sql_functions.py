@@ -105,10 +105,66 @@ def test_registered_view(spark, messages):
 def test_register_selector_errors(spark, messages):
     with pytest.raises(jss.SelectorSyntaxError):
         register_selector(spark, "bad", "color = ", "sqlfn_messages")
-    with pytest.raises(jss.UnsupportedSelectorError):
-        register_selector(spark, "needs_udf", "SPLIT(color, ',') IS NULL", "sqlfn_messages", dialect="activemq")
+    with pytest.raises(jss.SelectorBindingError):
+        register_selector(spark, "unbound", "tags = 'x'", spark.createDataFrame([(["a"],)], "tags array<string>"))
     with pytest.raises(ValueError, match="SQL name"):
         register_selector(spark, "drop table x", "color = 'x'", "sqlfn_messages")
+
+
+# ActiveMQ selectors with pieces that have no native form (SPLIT, REGEX on a column pattern),
+# under AND / OR / NOT next to native ones and NULL-valued columns: three-valued composition.
+HYBRID_SELECTORS = [
+    "color = 'blue' AND INLIST(SPLIT(JMSType, 'a'), 'c')",
+    "NOT (INLIST(SPLIT(color, 'l'), 'b')) OR weight > 2500",
+    "REGEX(JMSType, color) OR urgent",
+    "JMSPriority >= 4 AND NOT (SPLIT(color, ',') IS NULL AND weight IS NULL)",
+    "INLIST(SPLIT(JMSDeliveryMode, '_'), 'PERSISTENT') AND NOT urgent",
+    "SPLIT('a b', ' ') IS NOT NULL",   # reads no column at all
+]
+
+
+def _python_inputs(plan: str) -> list:
+    """The argument lists of the Python UDF calls in a physical plan's ArrowEvalPython nodes."""
+    import re
+
+    return re.findall(r"ArrowEvalPython \[(.*?)\], \[", plan)
+
+
+@pytest.mark.parametrize("ansi", ["true", "false"])
+def test_registered_hybrid_selector_functions(spark, messages, ansi):
+    for k, sel in enumerate(HYBRID_SELECTORS):
+        register_selector(spark, f"hyb_{k}", sel, "sqlfn_messages", dialect="activemq")
+    with sql_conf(spark, {"spark.sql.ansi.enabled": ansi}):
+        for k, sel in enumerate(HYBRID_SELECTORS):
+            q = spark.sql(f"SELECT JMSMessageID FROM sqlfn_messages WHERE hyb_{k}(struct(*))")
+            assert sorted(r[0] for r in q.collect()) == _expected(sel, "activemq"), sel
+            calls = _python_inputs(_plan(q))
+            assert calls, sel  # the fallback piece runs in Python...
+            assert not any("'" in c or "decode(" in c for c in calls), calls  # ...without the selector text
+
+
+def test_registered_hybrid_function_pushes_the_native_part_and_sends_only_what_the_udf_reads(spark, messages):
+    sql = register_selector(spark, "blue_car_split", "JMSType = 'car' AND color = 'blue' AND "
+                            "INLIST(SPLIT(JMSType, 'a'), 'c')", "sqlfn_messages", dialect="activemq")
+    assert "`__jms_blue_car_split_0`(`message`.`JMSType`)" in sql, sql
+    q = spark.sql("SELECT JMSMessageID, weight FROM sqlfn_messages WHERE blue_car_split(struct(*))")
+    assert sorted(r[0] for r in q.collect()) == ["ID:1"]
+    with sql_conf(spark, {"spark.sql.maxMetadataStringLength": "10000"}):
+        pushed, plan = _pushed(q), _plan(q)
+    assert "EqualTo(JMSType,car)" in pushed and "EqualTo(color,blue)" in pushed, pushed
+    calls = _python_inputs(plan)
+    import re
+
+    assert len(calls) == 1 and re.fullmatch(r"__jms_blue_car_split_0\(JMSType#\d+\)#\d+", calls[0]), calls
+    # one column crosses to Python (JMSType), not the struct, not the selector
+
+
+def test_registered_hybrid_view(spark, messages):
+    sel = "NOT (INLIST(SPLIT(color, 'l'), 'b')) OR weight > 2500"
+    described = register_selector(spark, "hyb_view", sel, messages, kind="view", dialect="activemq")
+    assert "fallback" in described and "native" in described, described
+    got = sorted(r[0] for r in spark.sql("SELECT JMSMessageID FROM hyb_view").collect())
+    assert got == _expected(sel, "activemq")
 
 
 def test_selector_columns(messages):
