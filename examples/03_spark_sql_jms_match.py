@@ -11,7 +11,10 @@ What it shows:
    simply matches nothing) and ``jms_selector_error`` says what is wrong with it, with a caret;
 3. `register_selector` turns one literal selector into a temporary SQL function whose body is
    the native fragment: same answer as ``jms_match``, but the plan has no Python at all
-   (Catalyst inlines it, so filters push down and unused columns are pruned).
+   (Catalyst inlines it, so filters push down and unused columns are pruned);
+4. a selector with a piece that has no native form (ActiveMQ ``SPLIT``): `register_selector`
+   still runs the rest natively, and only that piece, on the one column it reads and the rows
+   that pass the rest, goes to a Python UDF (no selector text travels with the rows).
 
 Needs pyspark, pandas and pyarrow (``pip install '.[spark]'``).
 """
@@ -21,6 +24,7 @@ import argparse
 import contextlib
 import io
 import os
+import re
 import sys
 
 SUBSCRIPTIONS = [
@@ -39,6 +43,12 @@ def runs_python(df) -> bool:
     return "EvalPython" in plan.getvalue()
 
 
+def python_calls(df) -> list:
+    """The Python UDF calls of the physical plan, without Spark's expression ids."""
+    plan = df._jdf.queryExecution().executedPlan().toString()
+    return [re.sub(r"#\d+", "", c) for c in re.findall(r"ArrowEvalPython \[(.*?)\], \[", plan)]
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rows", type=int, default=20_000, help="messages (default 20000)")
@@ -47,7 +57,7 @@ def main(argv=None) -> int:
 
     from pyspark.sql import SparkSession
 
-    from jms_selector_spark import register, register_selector
+    from jms_selector_spark import jms_filter, register, register_selector
     from jms_selector_spark.sample_data import messages
 
     spark = (SparkSession.builder.master("local[2]").appName("jms-example-03")
@@ -89,6 +99,15 @@ def main(argv=None) -> int:
         native.show()
         print("same rows as jms_match:", native.collect() == by_udf.collect())
         print("plan runs Python: jms_match", runs_python(by_udf), "/ heavy_blue", runs_python(native))
+        print()
+
+        selector = "JMSType = 'car' AND color = 'blue' AND INLIST(SPLIT(customer, ' '), 'Ltd')"
+        print(f"4. register_selector with an ActiveMQ SPLIT (no native form): {selector}")
+        register_selector(spark, "blue_car_ltd", selector, "messages", dialect="activemq")
+        hybrid = spark.sql("SELECT count(*) AS messages FROM messages WHERE blue_car_ltd(struct(*))")
+        print("messages:", hybrid.first().messages, "/ jms_filter:",
+              jms_filter(spark.table("messages"), selector, dialect="activemq").count())
+        print("Python evaluates only:", ", ".join(python_calls(hybrid)))
     finally:
         spark.stop()
     return 0

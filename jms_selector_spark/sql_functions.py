@@ -52,7 +52,9 @@ def register(spark, *, dialect: "str | Dialect" = "jms", name: str = "jms_match"
     - ``<name>_3vl(selector, message) -> BOOLEAN``: the three-valued value (NULL = UNKNOWN, and
       NULL for an invalid selector), for use under NOT / OR in your own SQL.
     - ``jms_selector_error(selector STRING) -> STRING``: the error, with its position and caret,
-      for an invalid selector; NULL for a valid one.
+      for an invalid selector; NULL for a valid one. With another ``name`` it is
+      ``<name>_selector_error``, so that a second dialect registered under its own name leaves
+      the first one's error function alone.
 
     Parameters
     ----------
@@ -67,6 +69,14 @@ def register(spark, *, dialect: "str | Dialect" = "jms", name: str = "jms_match"
     -------
     dict
         SQL name → the registered UDF (usable from the DataFrame API too).
+
+    Notes
+    -----
+    Spark sends every argument of a Python UDF with every row, a literal too: with
+    ``jms_match('<literal>', struct(…))`` the selector text crosses to Python 10M times for 10M
+    rows (measured: ~20 % of the time on the complex selector of ``benchmarks/bench_udf.py``).
+    For a literal selector, `register_selector` is the fast path: native SQL where the selector
+    maps, a UDF holding the compiled selector (no text per row) for the pieces that do not.
 
     Examples
     --------
@@ -92,7 +102,7 @@ def register(spark, *, dialect: "str | Dialect" = "jms", name: str = "jms_match"
     fns = {
         name: match_udf(d, binding=b),
         f"{name}_3vl": match_udf(d, binding=b, three_valued=True),
-        "jms_selector_error": selector_error_udf(d),
+        "jms_selector_error" if name == "jms_match" else f"{name}_selector_error": selector_error_udf(d),
     }
     for sql_name, fn in fns.items():
         spark.udf.register(sql_name, fn)

@@ -130,6 +130,9 @@ def check_02(stdout, stderr, out):
 def check_03(stdout, stderr, out):
     assert "same rows as jms_match: True" in stdout
     assert "plan runs Python: jms_match True / heavy_blue False" in stdout
+    m = re.search(r"^messages: (\d+) / jms_filter: (\d+)$", stdout, re.M)
+    assert m and m.group(1) == m.group(2), stdout
+    assert "Python evaluates only: __jms_blue_car_ltd_0(customer)" in stdout, stdout
     assert "invalid subscription 'broken':" in stdout
     assert "SelectorSyntaxError: unexpected 'AND' at line 1, column 20" in stdout
     names = re.findall(r"^\|\s*(blue-heavy|gold-eu|high-priority|broken)\|", stdout, re.M)

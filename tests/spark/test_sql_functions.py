@@ -167,6 +167,18 @@ def test_registered_hybrid_view(spark, messages):
     assert got == _expected(sel, "activemq")
 
 
+def test_two_dialects_registered_side_by_side(spark, messages):
+    # ActiveMQ accepts a hex literal and `%`; jms does not
+    register(spark)
+    fns = register(spark, dialect="activemq", name="amq_match")
+    assert sorted(fns) == ["amq_match", "amq_match_3vl", "amq_match_selector_error"]
+    sel = "weight % 2 = 0 AND JMSPriority = 0x4"
+    row = spark.sql(f"SELECT jms_selector_error('{sel}') AS jms, amq_match_selector_error('{sel}') AS amq, "
+                    f"count_if(amq_match('{sel}', struct(weight, JMSPriority))) AS n FROM sqlfn_messages").first()
+    assert row.jms is not None and row.jms.startswith("SelectorSyntaxError") and row.amq is None
+    assert row.n == len(_expected(sel, "activemq")) == 1
+
+
 def test_selector_columns(messages):
     assert selector_columns("weight > 1 AND JMSType = 'x' AND nothere = 1", messages.schema) == ["weight", "JMSType"]
     # per-row selectors: the union over the distinct ones, invalid ones and NULLs skipped
