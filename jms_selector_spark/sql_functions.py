@@ -29,10 +29,11 @@ from __future__ import annotations
 import logging
 import re
 
-from .backends.spark_sql import SparkSqlGenerator, sql_identifier
+from .backends.spark_sql import sql_identifier
 from .binder import Binding, bind
 from .dialects import Dialect, get_dialect
 from .errors import SelectorError
+from .hybrid import describe, filter_column, plan_filter, plan_sql, sub_selector
 from .selector import Selector, parse
 
 __all__ = ["register", "register_selector", "register_route", "selector_columns", "struct_ddl"]
@@ -198,8 +199,6 @@ def register_selector(spark, name: str, selector, source, *, dialect: "str | Dia
         raise ValueError(f"a SQL name of letters, digits and _ is needed, not {name!r}")
     if kind not in ("function", "view"):
         raise ValueError(f"kind must be 'function' or 'view', not {kind!r}")
-    from .hybrid import describe, filter_column, plan_filter
-
     d = get_dialect(dialect)
     sel = selector if isinstance(selector, Selector) else parse(selector, dialect=d)
     df = _schema_of(spark, source)
@@ -221,7 +220,6 @@ def _create_function(spark, name: str, sel: Selector, plan, schema, binding: Bin
     fallback piece becomes a temporary Arrow UDF ``__jms_<name>_<k>`` (its sub-selector compiled
     once, in the closure) called on just the struct fields it reads."""
     from .backends.udf import selector_udf
-    from .hybrid import describe, plan_sql, sub_selector
 
     udfs = []
 
