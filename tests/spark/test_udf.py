@@ -61,7 +61,7 @@ def test_jms_match_per_row_selectors_equal_evaluate(spark, dialect):
                 cols = ", ".join(f"`{c}`" for c in HEADER_NAMES + NAMES)
                 got = df.selectExpr("i", f"m_{dialect}_3vl(selector, struct({cols})) AS v3",
                                     f"m_{dialect}(selector, struct({cols})) AS v",
-                                    "jms_selector_error(selector) AS err").collect()
+                                    f"m_{dialect}_selector_error(selector) AS err").collect()
                 for r in got:
                     sel, props, want = cases[r["i"]]
                     if want == "invalid":
