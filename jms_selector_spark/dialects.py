@@ -18,7 +18,8 @@ from typing import Mapping
 
 from .types import JmsType as _T
 
-__all__ = ["Dialect", "JMS", "ACTIVEMQ", "DIALECTS", "get_dialect", "JMS_HEADERS", "ACTIVEMQ_COMPARISON_PROMOTION"]
+__all__ = ["Dialect", "JMS", "ACTIVEMQ", "DIALECTS", "get_dialect", "JMS_HEADERS", "ACTIVEMQ_COMPARISON_PROMOTION",
+           "ARITY"]
 
 #: Headers the JMS specification makes selectable.
 JMS_HEADERS = frozenset(
@@ -154,6 +155,10 @@ class Dialect:
         """A copy with some rules changed (``JMS.derive(name="mine", modulo=True)``)."""
         return replace(self, **changes)
 
+#: How many arguments each built-in function takes (ActiveMQ's ``isValid``: a wrong count is a
+#: parse error there): (least, most), None for no upper bound. The parser checks calls with it.
+ARITY = MappingProxyType({"REGEX": (2, 2), "INLIST": (2, 2), "SPLIT": (2, 3), "REPLACE": (3, 3),
+                          "MAKELIST": (1, None)})
 
 _NUMERIC = (_T.BYTE, _T.SHORT, _T.INT, _T.LONG, _T.FLOAT, _T.DOUBLE)
 

@@ -17,13 +17,12 @@ from __future__ import annotations
 
 import functools
 import re
-from types import MappingProxyType
 
 from .semantics import java_equals, java_string
 from .types import JmsType
 from .values import TypedValue
 
-__all__ = ["call_function", "LIST", "ARITY"]
+__all__ = ["call_function", "LIST"]
 
 LIST = "list"  # the value type of MAKELIST / SPLIT results (not a JMS type: never compared)
 
@@ -67,10 +66,6 @@ def _java_split(text: str, sep: str, limit: int = 0):
     return parts
 
 
-#: How many arguments each function takes (ActiveMQ's ``isValid``: a wrong count is a parse
-#: error there): (least, most), None for no upper bound.
-ARITY = MappingProxyType({"REGEX": (2, 2), "INLIST": (2, 2), "SPLIT": (2, 3), "REPLACE": (3, 3),
-                          "MAKELIST": (1, None)})
 
 
 def call_function(name: str, args: list) -> "TypedValue | tuple | None":

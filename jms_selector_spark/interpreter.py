@@ -10,9 +10,10 @@ from typing import Mapping
 
 from . import nodes as n
 from . import semantics as sem
-from .dialects import Dialect, get_dialect
+from .dialects import Dialect
 from .functions import call_function
 from .like import compile_like
+from .lowering import Between, rules_for
 from .selector import Selector, parse
 from .types import JmsType
 from .values import HEADER_TYPES, TypedValue, delivery_mode_name, typed
@@ -47,7 +48,7 @@ class ReferenceInterpreter(NodeVisitor):
 
     def __init__(self, resolve, dialect: Dialect):
         self.resolve = resolve
-        self.d = dialect
+        self.rules = rules_for(dialect)
 
     def truth(self, node) -> "bool | None":
         return sem.truth(self.visit(node))
@@ -71,27 +72,28 @@ class ReferenceInterpreter(NodeVisitor):
         return self._bool(sem.kleene_or([self.truth(op) for op in node.operands]))
 
     def visit_Comparison(self, node):
-        return self._bool(sem.compare(node.op, self.visit(node.left), self.visit(node.right), self.d))
+        return self._bool(sem.compare(node.op, self.visit(node.left), self.visit(node.right), self.rules))
 
     def visit_Arithmetic(self, node):
-        return sem.arithmetic(node.op, self.visit(node.left), self.visit(node.right), self.d)
+        return sem.arithmetic(node.op, self.visit(node.left), self.visit(node.right), self.rules)
 
     def visit_Unary(self, node):
         v = self.visit(node.operand)
-        return sem.negate(v, self.d) if node.op is n.UnaryOp.MINUS else sem.identity(v, self.d)
+        return sem.negate(v) if node.op is n.UnaryOp.MINUS else sem.identity(v, self.rules)
 
     def visit_Between(self, node):
         v, lo, hi = self.visit(node.operand), self.visit(node.low), self.visit(node.high)
-        C = n.CompareOp
-        if self.d.null_between_is_false:  # JMS: two-valued, NULL anywhere is FALSE
+        C, r = n.CompareOp, self.rules
+        how = r.between(node.negated)
+        if how is Between.NULL_IS_FALSE:  # two-valued: NULL anywhere is FALSE
             if v is None or lo is None or hi is None:
                 t = False
             else:
-                t = sem.compare(C.GE, v, lo, self.d) and sem.compare(C.LE, v, hi, self.d)
+                t = sem.compare(C.GE, v, lo, r) and sem.compare(C.LE, v, hi, r)
             return self._bool((not t) if node.negated else t)
-        if node.negated and self.d.not_between_as_or:  # ActiveMQ: x < low OR x > high
-            return self._bool(sem.kleene_or([sem.compare(C.LT, v, lo, self.d), sem.compare(C.GT, v, hi, self.d)]))
-        t = sem.kleene_and([sem.compare(C.GE, v, lo, self.d), sem.compare(C.LE, v, hi, self.d)])
+        if how is Between.OUTSIDE_AS_OR:  # x < low OR x > high
+            return self._bool(sem.kleene_or([sem.compare(C.LT, v, lo, r), sem.compare(C.GT, v, hi, r)]))
+        t = sem.kleene_and([sem.compare(C.GE, v, lo, r), sem.compare(C.LE, v, hi, r)])
         return self._bool(sem.kleene_not(t) if node.negated else t)
 
     def visit_InList(self, node):
@@ -99,11 +101,8 @@ class ReferenceInterpreter(NodeVisitor):
         if v is None:
             return None
         if v.type is not JmsType.STRING:
-            if self.d.in_non_string_unknown:
-                return None
-            t = False
-        else:
-            t = any(v.value == lit.value for lit in node.values)
+            return self._bool(self.rules.in_non_string(node.negated))
+        t = any(v.value == lit.value for lit in node.values)
         return self._bool((not t) if node.negated else t)
 
     def visit_Like(self, node):

@@ -25,9 +25,8 @@ import threading
 import ply.yacc as yacc
 
 from . import nodes as n
-from .dialects import Dialect, get_dialect
+from .dialects import ARITY, Dialect, get_dialect
 from .errors import SelectorError, SelectorSyntaxError
-from .functions import ARITY
 from .lexer import SelectorLexer
 from .source import Span
 from .tokens import TOKENS

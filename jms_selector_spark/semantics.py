@@ -1,20 +1,20 @@
-"""Scalar JMS semantics: comparison, arithmetic, truth — one function per rule, per dialect.
+"""Scalar JMS semantics: comparison, arithmetic, truth, one value at a time.
 
-The reference interpreter is these functions applied one value at a time; the vectorized and SQL
-back ends implement the same rules over columns and are tested against them. Values are
-`TypedValue` or None (NULL); truth values are True, False or None (UNKNOWN).
+The reference interpreter is these functions applied node by node. Which rule applies (the
+comparison type, the arithmetic type, NULL handling) is decided by `lowering.Rules`; this module
+only carries the decision out on Python values, as the vectorized and SQL back ends do over
+columns (and are tested against it). Values are `TypedValue` or None (NULL); truth values are
+True, False or None (UNKNOWN).
 """
 from __future__ import annotations
 
-import math
-
 from . import javanum as jn
-from .dialects import Dialect
+from .lowering import NumericOrder, Order, Rules
 from .nodes import ArithOp, CompareOp
-from .types import JmsType, promote
+from .types import JmsType
 from .values import TypedValue
 
-__all__ = ["truth", "compare", "java_equals", "arithmetic", "arithmetic_type", "negate", "identity", "kleene_and", "kleene_or", "kleene_not"]
+__all__ = ["truth", "compare", "java_equals", "arithmetic", "negate", "identity", "kleene_and", "kleene_or", "kleene_not"]
 
 _BOOL = JmsType.BOOLEAN
 
@@ -68,43 +68,32 @@ def _utf16(s: str) -> bytes:
     return s.encode("utf-16-be", "surrogatepass")
 
 
-def _common_type(lt: JmsType, rt: JmsType, d: Dialect) -> "JmsType | None":
-    if d.comparison_promotion is None:
-        return promote(lt, rt)
-    return d.comparison_promotion.get((lt, rt))
-
-
-def compare(op: CompareOp, lv, rv, d: Dialect) -> "bool | None":
-    """``lv op rv``: UNKNOWN if an operand is NULL, FALSE for unlike types, else the comparison.
-
-    With ``d.ne_is_not_eq``, ``<>`` is ``NOT =`` (so unlike types give TRUE); with
-    ``d.null_equality == "activemq"`` equality treats NULL as ActiveMQ does (see `Dialect`).
-    """
-    if op is CompareOp.NE and d.ne_is_not_eq:
-        return kleene_not(compare(CompareOp.EQ, lv, rv, d))
+def compare(op: CompareOp, lv, rv, rules: Rules) -> "bool | None":
+    """``lv op rv`` as `Rules` decides: UNKNOWN if an operand is NULL (unless ``=`` is
+    NULL-aware), FALSE for unlike types, else the comparison in the type the rules name."""
+    if rules.ne_as_not_eq(op):
+        return kleene_not(compare(CompareOp.EQ, lv, rv, rules))
     if lv is None or rv is None:
-        if op is CompareOp.EQ and d.null_equality == "activemq" and lv is not None:
+        if rules.eq_null_aware(op) and lv is not None:
             return False
-        if op is CompareOp.EQ and d.null_equality == "activemq" and rv is None:
+        if rules.eq_null_aware(op) and rv is None:
             return True
         return None
     if not isinstance(lv.type, JmsType) or not isinstance(rv.type, JmsType):
         # A function's list value (ActiveMQ's SPLIT / MAKELIST): `=` is List.equals (element-wise),
         # anything else with a list is FALSE (ActiveMQ cannot order a list: it throws).
         return op is CompareOp.EQ and java_equals(lv, rv)
-    lf, rf = lv.type.family, rv.type.family
-    if lf != rf:
+    rule = rules.compare(op, lv.type, rv.type)
+    if rule is Order.FALSE:
         return False
-    if lf == "numeric":
-        t = _common_type(lv.type, rv.type, d)
-        if t is None:
-            return False
+    if isinstance(rule, NumericOrder):
+        t = rule.type
         if t.is_approximate:
             if t is JmsType.FLOAT:  # Java converts an int/long to float in one rounding
                 a, b = jn.as_java_float(lv.value), jn.as_java_float(rv.value)
             else:
                 a, b = float(lv.value), float(rv.value)
-            if d.compare_to_doubles:
+            if rule.total:
                 return _order(op, jn.compare_to(a, b))
             return {
                 CompareOp.EQ: a == b,
@@ -116,13 +105,7 @@ def compare(op: CompareOp, lv, rv, d: Dialect) -> "bool | None":
             }[op]
         a, b = lv.value, rv.value
         return _order(op, (a > b) - (a < b))
-    # strings and booleans
-    if not op.is_ordering:
-        eq = lv.value == rv.value
-        return eq if op is CompareOp.EQ else not eq
-    if not d.string_ordering:
-        return False
-    if lf == "string":
+    if rule is Order.UTF16:
         a, b = _utf16(lv.value), _utf16(rv.value)
     else:
         a, b = lv.value, rv.value
@@ -145,31 +128,21 @@ def java_equals(a: TypedValue, b: TypedValue) -> bool:
     return a.value == b.value
 
 
-def arithmetic_type(lt: JmsType, rt: JmsType, d: Dialect) -> JmsType:
-    """The type ``lt op rt`` computes in (Java promotion; ActiveMQ computes floats in double)."""
-    t = promote(lt, rt)
-    if t is JmsType.FLOAT and d.float_arithmetic_as_double:
-        return JmsType.DOUBLE
-    return t
-
-
 def _num(t: JmsType, value) -> TypedValue:
     return TypedValue(t, value)
 
 
-def arithmetic(op: ArithOp, lv, rv, d: Dialect) -> "TypedValue | None":
-    """``lv op rv`` with Java promotion and wraparound; NULL for NULL or non-numeric operands."""
+def arithmetic(op: ArithOp, lv, rv, rules: Rules) -> "TypedValue | None":
+    """``lv op rv`` in the type `Rules.arithmetic` names: Java promotion and wraparound, IEEE
+    floating arithmetic, or string concatenation; NULL for NULL or non-numeric operands."""
     if lv is None or rv is None:
         return None
-    if op is ArithOp.PLUS and d.string_concatenation and lv.type is JmsType.STRING:
-        return TypedValue(JmsType.STRING, lv.value + java_string(rv))
-    if not (isinstance(lv.type, JmsType) and isinstance(rv.type, JmsType)
-            and lv.type.is_numeric and rv.type.is_numeric):
+    t = rules.arithmetic(op, lv.type, rv.type)
+    if t is None:
         return None
-    t = arithmetic_type(lv.type, rv.type, d)
+    if t is JmsType.STRING:
+        return TypedValue(JmsType.STRING, lv.value + java_string(rv))
     a, b = lv.value, rv.value
-    if op is ArithOp.MODULO and d.integer_division == "double":
-        t = JmsType.DOUBLE  # ActiveMQ computes % in double too (7 % 0 is NaN)
     if t.is_approximate:
         # Each operand is converted to the computation type first (int -> float is one rounding)
         a, b = (jn.as_java_float(a), jn.as_java_float(b)) if t is JmsType.FLOAT else (float(a), float(b))
@@ -193,18 +166,14 @@ def arithmetic(op: ArithOp, lv, rv, d: Dialect) -> "TypedValue | None":
         return _num(t, wrap(a - b))
     if op is ArithOp.TIMES:
         return _num(t, wrap(a * b))
-    if op is ArithOp.DIVIDE:
-        if d.integer_division == "double":
-            return _num(JmsType.DOUBLE, jn.java_ddiv(float(a), float(b)))
-        if b == 0:
-            return None
-        return _num(t, wrap(jn.java_idiv(a, b)))
     if b == 0:  # Java throws ArithmeticException: no value
         return None
+    if op is ArithOp.DIVIDE:
+        return _num(t, wrap(jn.java_idiv(a, b)))
     return _num(t, jn.java_irem(a, b))
 
 
-def negate(v, d: Dialect) -> "TypedValue | None":
+def negate(v) -> "TypedValue | None":
     """Unary minus: Java promotion (byte/short → int), wraparound; NULL for non-numerics."""
     if v is None or not isinstance(v.type, JmsType) or not v.type.is_numeric:
         return None
@@ -215,9 +184,9 @@ def negate(v, d: Dialect) -> "TypedValue | None":
     return TypedValue(t, wrap(-v.value))
 
 
-def identity(v, d: Dialect) -> "TypedValue | None":
-    """Unary plus: numbers unchanged; other values pass through only where the dialect says so."""
-    if v is None or d.unary_plus_identity or (isinstance(v.type, JmsType) and v.type.is_numeric):
+def identity(v, rules: Rules) -> "TypedValue | None":
+    """Unary plus: numbers unchanged; other values pass through only where the rules say so."""
+    if v is None or rules.plus_keeps(v.type):
         return v
     return None
 

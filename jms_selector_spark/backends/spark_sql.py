@@ -59,9 +59,9 @@ from ..checker import is_predicate
 from ..dialects import Dialect
 from ..errors import UnsupportedSelectorError
 from ..like import like_tokens
+from ..lowering import Between, NumericOrder, Order, rules_for
 from ..selector import Selector, parse
-from ..semantics import arithmetic_type
-from ..types import INT_MAX, INT_MIN, LONG_MIN, JmsType, promote
+from ..types import INT_MAX, INT_MIN, LONG_MIN, JmsType
 from ..values import HEADER_TYPES
 from ..visitor import NodeVisitor
 
@@ -310,7 +310,7 @@ class SparkSqlGenerator(NodeVisitor):
 
     def __init__(self, bound: BoundSelector, *, qualifier: tuple = ()):
         self.bound = bound
-        self.d: Dialect = bound.dialect
+        self.rules = rules_for(bound.dialect)
         #: Name parts put before every column path (``("m",)`` reads ```m`.`color```: a struct
         #: parameter of a SQL function instead of the table's own columns).
         self.qualifier = tuple(qualifier)
@@ -439,10 +439,9 @@ class SparkSqlGenerator(NodeVisitor):
         return self.compare(node.op, self.visit(node.left), self.visit(node.right))
 
     def compare(self, op, l: V, r: V) -> V:
-        d = self.d
-        if op is C.NE and d.ne_is_not_eq:
+        if self.rules.ne_as_not_eq(op):
             return _not(self.compare(C.EQ, l, r))
-        if op is C.EQ and d.null_equality == "activemq":
+        if self.rules.eq_null_aware(op):
             return self._activemq_eq(l, r)
         if l.type is T.NULL or r.type is T.NULL:
             return _UNKNOWN
@@ -474,17 +473,14 @@ class SparkSqlGenerator(NodeVisitor):
         """
         if not (l.type.is_static and r.type.is_static):  # pragma: no cover - expanded before
             raise UnsupportedSelectorError("comparison of a value of unknown type")
-        lf, rf = l.type.family, r.type.family
-        if lf != rf:
+        rule = self.rules.compare(op, l.type, r.type)
+        if rule is Order.FALSE:
             return _strict(_FALSE, l, r)
-        if lf == "numeric":
-            return self._numeric_compare(op, l, r, nan_checks)
-        if op.is_ordering:
-            if not self.d.string_ordering:
-                return _strict(_FALSE, l, r)
-            if lf == "string" and not self._utf16_safe(l, r):
-                return _bool(f"encode({l.sql}, 'UTF-16BE') {op.value} encode({r.sql}, 'UTF-16BE')",
-                             l.nullable or r.nullable)
+        if isinstance(rule, NumericOrder):
+            return self._numeric_compare(op, l, r, rule, nan_checks)
+        if rule is Order.UTF16 and not self._utf16_safe(l, r):
+            return _bool(f"encode({l.sql}, 'UTF-16BE') {op.value} encode({r.sql}, 'UTF-16BE')",
+                         l.nullable or r.nullable)
         return _bool(f"{l.op()} {op.value} {r.op()}", l.nullable or r.nullable)
 
     @staticmethod
@@ -492,20 +488,14 @@ class SparkSqlGenerator(NodeVisitor):
         """UTF-8 byte order equals UTF-16 order when one side is a constant below U+D800."""
         return any(v.is_const and all(ord(ch) < 0xD800 for ch in v.lit) for v in (l, r))
 
-    def _numeric_compare(self, op, l: V, r: V, nan_checks: bool = True) -> V:
-        d = self.d
-        if d.comparison_promotion is None:
-            t = promote(l.type, r.type)
-        else:
-            t = d.comparison_promotion.get((l.type, r.type))
-            if t is None:
-                return _strict(_FALSE, l, r)
+    def _numeric_compare(self, op, l: V, r: V, rule: NumericOrder, nan_checks: bool = True) -> V:
+        t = rule.type
         nullable = l.nullable or r.nullable
         if t.is_exact:
             return _bool(f"{l.op()} {op.value} {r.op()}", nullable)
         a, b = _cast(l, t), _cast(r, t)
         plain = f"{a} {op.value} {b}"
-        if d.compare_to_doubles:
+        if rule.total:
             # Double.compareTo: Spark already puts NaN above all and equal to itself; only the
             # order of -0.0 and 0.0 differs.
             if not (_is_zero_possible(l) and _is_zero_possible(r)):
@@ -535,8 +525,8 @@ class SparkSqlGenerator(NodeVisitor):
     # -- BETWEEN, IN, LIKE, IS NULL -------------------------------------------------------------
     def visit_Between(self, node) -> V:
         x, lo, hi = self.visit(node.operand), self.visit(node.low), self.visit(node.high)
-        d = self.d
-        if d.null_between_is_false:
+        how = self.rules.between(node.negated)
+        if how is Between.NULL_IS_FALSE:
             if T.NULL in (x.type, lo.type, hi.type):
                 return _TRUE if node.negated else _FALSE
             # Spark orders NaN above everything: with a non-NaN constant high bound, a NaN operand
@@ -548,7 +538,7 @@ class SparkSqlGenerator(NodeVisitor):
             if node.negated:
                 return _nonnull(_or([_not(inside)] + [_bool(f"{v.op()} IS NULL", False) for v in nullable]))
             return _nonnull(_and([inside] + [_bool(f"{v.op()} IS NOT NULL", False) for v in nullable]))
-        if node.negated and d.not_between_as_or:
+        if how is Between.OUTSIDE_AS_OR:
             return _or([self.compare(C.LT, x, lo), self.compare(C.GT, x, hi)])
         inside = _and([self.compare(C.GE, x, lo), self.compare(C.LE, x, hi)])
         return _not(inside) if node.negated else inside
@@ -558,9 +548,8 @@ class SparkSqlGenerator(NodeVisitor):
         if x.type is T.NULL:
             return _UNKNOWN
         if x.type is not T.STRING:
-            if self.d.in_non_string_unknown:
-                return _UNKNOWN
-            return _strict(_TRUE if node.negated else _FALSE, x)
+            value = self.rules.in_non_string(node.negated)
+            return _UNKNOWN if value is None else _strict(_TRUE if value else _FALSE, x)
         vals = ", ".join(sql_string(lit.value) for lit in node.values)
         return _bool(f"{x.op()} {'NOT IN' if node.negated else 'IN'} ({vals})", x.nullable)
 
@@ -585,7 +574,7 @@ class SparkSqlGenerator(NodeVisitor):
     def visit_Unary(self, node) -> V:
         v = self.visit(node.operand)
         if node.op is n.UnaryOp.PLUS:
-            if v.type is T.NULL or self.d.unary_plus_identity or v.type.is_numeric:
+            if v.type is T.NULL or self.rules.plus_keeps(v.type):
                 return v
             return V(f"CAST(NULL AS {_SPARK.get(v.type, 'STRING')})", T.NULL)
         if v.type is T.NULL or not v.type.is_numeric:
@@ -600,10 +589,11 @@ class SparkSqlGenerator(NodeVisitor):
 
     def visit_Arithmetic(self, node) -> V:
         l, r = self.visit(node.left), self.visit(node.right)
-        d, op = self.d, node.op
+        op = node.op
         if l.type is T.NULL or r.type is T.NULL:
             return V("CAST(NULL AS DOUBLE)", T.NULL)
-        if op is A.PLUS and d.string_concatenation and l.type is T.STRING:
+        t = self.rules.arithmetic(op, l.type, r.type)
+        if t is T.STRING:
             if r.type is T.STRING:
                 rs = r.sql
             elif r.type.is_exact or r.type is T.BOOLEAN:
@@ -612,14 +602,9 @@ class SparkSqlGenerator(NodeVisitor):
                 raise UnsupportedSelectorError(
                     "string + float/double needs Java's number formatting", "", node.span)
             return V(f"concat({l.sql}, {rs})", T.STRING, l.nullable or r.nullable)
-        if not (l.type.is_numeric and r.type.is_numeric):
+        if t is None:
             return V("CAST(NULL AS DOUBLE)", T.NULL)
         nullable = l.nullable or r.nullable
-        t = arithmetic_type(l.type, r.type, d)
-        if op is A.MODULO and d.integer_division == "double":
-            t = T.DOUBLE
-        if op is A.DIVIDE and t.is_exact and d.integer_division == "double":
-            return V(_ddiv(_cast(l, T.DOUBLE), r, _cast(r, T.DOUBLE)), T.DOUBLE, nullable)
         if t.is_approximate:
             a, b = _cast(l, t), _cast(r, t)
             if op is A.DIVIDE:

@@ -69,8 +69,9 @@ from ..dialects import Dialect
 from ..functions import LIST, call_function
 from ..interpreter import ReferenceInterpreter
 from ..like import compile_like, like_tokens
+from ..lowering import Between, NumericOrder, Order, Rules, rules_for
 from ..selector import Selector
-from ..types import LONG_MIN, JmsType, promote
+from ..types import LONG_MIN, JmsType
 from ..values import TypedValue
 from ..visitor import NodeVisitor
 
@@ -317,13 +318,6 @@ def _integer_division(op: n.ArithOp, a, b, t: JmsType) -> pa.Array:
     return _from_np(np.atleast_1d(res), valid, _ARROW_TYPES[t])
 
 
-def _comparison_type(lt: JmsType, rt: JmsType, d: Dialect) -> "JmsType | None":
-    """What two numeric types are compared in (None: they compare FALSE), as `semantics.compare`."""
-    if d.comparison_promotion is None:
-        return promote(lt, rt)
-    return d.comparison_promotion.get((lt, rt))
-
-
 # -- strings ------------------------------------------------------------------------------------
 
 def _utf16_order(part):
@@ -481,6 +475,7 @@ class VectorizedEvaluator(NodeVisitor):
         self.columns = columns
         self.n = n_rows
         self.d = dialect
+        self.rules = rules_for(dialect)
         self._unions = {}
 
     def truth(self, node: n.Node):
@@ -526,22 +521,22 @@ class VectorizedEvaluator(NodeVisitor):
 
     def compare(self, op: n.CompareOp, left: dict, right: dict):
         """`semantics.compare` per row, as a truth value."""
-        d = self.d
+        rules = self.rules
         if _is_const(left) and _is_const(right):
-            return _BOOL[sem.compare(op, _typed(left), _typed(right), d)]
-        if op is n.CompareOp.NE and d.ne_is_not_eq:
+            return _BOOL[sem.compare(op, _typed(left), _typed(right), rules)]
+        if rules.ne_as_not_eq(op):
             return _not(self.compare(n.CompareOp.EQ, left, right))
         pieces, unlike = [], False
         for lt, lp in left.items():
             for rt, rp in right.items():
-                r = _compare_pair(op, lt, lp, rt, rp, d)
+                r = _compare_pair(op, lt, lp, rt, rp, rules)
                 unlike |= r is None
                 if r is not None:
                     pieces.append(r)
         if unlike:  # rows with two values that do not compare: FALSE
             pieces.append(_where(_mask_and(_union_valid(left), _union_valid(right)), False, None))
         out = _coalesce(pieces)
-        if op is n.CompareOp.EQ and d.null_equality == "activemq":
+        if rules.eq_null_aware(op):
             lv, rv = _union_valid(left), _union_valid(right)
             if not (lv is True and rv is True):
                 out = _coalesce([out, _where(lv, False, _where(rv, None, True))])
@@ -554,7 +549,7 @@ class VectorizedEvaluator(NodeVisitor):
         out = {}
         for lt, lp in left.items():
             for rt, rp in right.items():
-                r = _arithmetic_pair(node.op, lt, lp, rt, rp, self.d)
+                r = _arithmetic_pair(node.op, lt, lp, rt, rp, self.rules)
                 if r is not None:
                     _merge(out, *r)
         return out
@@ -567,7 +562,7 @@ class VectorizedEvaluator(NodeVisitor):
         for t, p in v.items():
             numeric = t != LIST and t.is_numeric
             if node.op is n.UnaryOp.PLUS:
-                if numeric or self.d.unary_plus_identity:
+                if self.rules.plus_keeps(t):
                     out[t] = p
             elif numeric and t.is_approximate:
                 out[t] = pc.negate(p)
@@ -580,12 +575,13 @@ class VectorizedEvaluator(NodeVisitor):
         (v, lo, hi), folded = self._operands(node, (node.operand, node.low, node.high))
         if folded is not None:
             return folded
-        C, d = n.CompareOp, self.d
-        if d.null_between_is_false:  # JMS: two-valued, NULL anywhere is FALSE
+        C = n.CompareOp
+        how = self.rules.between(node.negated)
+        if how is Between.NULL_IS_FALSE:  # two-valued: NULL anywhere is FALSE
             inside = pc.and_kleene(self.compare(C.GE, v, lo), self.compare(C.LE, v, hi))
             t = _where(_mask_and(_union_valid(v), _union_valid(lo), _union_valid(hi)), inside, False)
             return _bool_union(_not(t) if node.negated else t)
-        if node.negated and d.not_between_as_or:  # ActiveMQ: x < low OR x > high
+        if how is Between.OUTSIDE_AS_OR:  # x < low OR x > high
             return _bool_union(pc.or_kleene(self.compare(C.LT, v, lo), self.compare(C.GT, v, hi)))
         t = pc.and_kleene(self.compare(C.GE, v, lo), self.compare(C.LE, v, hi))
         return _bool_union(_not(t) if node.negated else t)
@@ -600,7 +596,7 @@ class VectorizedEvaluator(NodeVisitor):
             hit = pc.is_in(s, value_set=pa.array([lit.value for lit in node.values], pa.string()))
             hit = _where(_part_valid(s), hit, None)  # is_in says FALSE for a null
             pieces.append(_not(hit) if node.negated else hit)
-        pieces.extend(self._non_string(v, None if self.d.in_non_string_unknown else node.negated))
+        pieces.extend(self._non_string(v, self.rules.in_non_string(node.negated)))
         return _bool_union(_coalesce(pieces))
 
     def _non_string(self, v: dict, value) -> list:
@@ -636,24 +632,21 @@ class VectorizedEvaluator(NodeVisitor):
         return _call_distinct(node.name, args, self.n)
 
 
-def _compare_pair(op, lt, lp, rt, rp, d: Dialect):
+def _compare_pair(op, lt, lp, rt, rp, rules: Rules):
     """``lp op rp`` for one pair of types: a truth value, or None when the pair is always FALSE."""
     if lt == LIST and rt == LIST and op is n.CompareOp.EQ:
         return _lists_equal(lp, rp)
-    if lt == LIST or rt == LIST or lt.family != rt.family:
+    if lt == LIST or rt == LIST:
         return None
-    if lt.family == "numeric":
-        t = _comparison_type(lt, rt, d)
-        if t is None:
-            return None
+    rule = rules.compare(op, lt, rt)
+    if rule is Order.FALSE:
+        return None
+    if isinstance(rule, NumericOrder):
+        t = rule.type
         if t.is_approximate:
-            return _compare_doubles(op, _as_double(lp, lt, t), _as_double(rp, rt, t), d.compare_to_doubles)
+            return _compare_doubles(op, _as_double(lp, lt, t), _as_double(rp, rt, t), rule.total)
         return _COMPARE[op](_cast(lp, pa.int64()), _cast(rp, pa.int64()))
-    if not op.is_ordering:
-        return _COMPARE[op](lp, rp)
-    if not d.string_ordering:
-        return None
-    if lt is _T.STRING:
+    if rule is Order.UTF16:
         lp, rp = _utf16_order(lp), _utf16_order(rp)
     return _COMPARE[op](lp, rp)
 
@@ -669,17 +662,13 @@ def _lists_equal(lp: _Boxed, rp: _Boxed) -> pa.BooleanArray:
     return _from_np(equal[inverse.reshape(-1)], valid, pa.bool_())
 
 
-def _arithmetic_pair(op, lt, lp, rt, rp, d: Dialect):
+def _arithmetic_pair(op, lt, lp, rt, rp, rules: Rules):
     """``lp op rp`` for one pair of types: (result type, part), or None (NULL)."""
-    if op is n.ArithOp.PLUS and d.string_concatenation and lt is _T.STRING:
-        return _T.STRING, pc.binary_join_element_wise(lp, _java_strings(rt, rp), "")
-    if lt == LIST or rt == LIST or not (lt.is_numeric and rt.is_numeric):
+    t = rules.arithmetic(op, lt, rt)
+    if t is None:
         return None
-    t = sem.arithmetic_type(lt, rt, d)
-    if op is n.ArithOp.MODULO and d.integer_division == "double":
-        t = _T.DOUBLE  # as semantics.arithmetic: ActiveMQ computes % in double
-    if op is n.ArithOp.DIVIDE and t.is_exact and d.integer_division == "double":
-        t = _T.DOUBLE
+    if t is _T.STRING:
+        return _T.STRING, pc.binary_join_element_wise(lp, _java_strings(rt, rp), "")
     if t.is_approximate:
         return t, _float_arithmetic(op, _as_double(lp, lt, t), _as_double(rp, rt, t), t)
     a, b = _cast(lp, _ARROW_TYPES[t]), _cast(rp, _ARROW_TYPES[t])

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from jms_selector_spark import get_dialect, parse
 from jms_selector_spark import nodes as n
-from jms_selector_spark.functions import ARITY
+from jms_selector_spark.dialects import ARITY
 from jms_selector_spark.parser import parse_tree
 from jms_selector_spark.printer import format_approx, quote_string, to_text
 from jms_selector_spark.tokens import RESERVED

@@ -1,0 +1,149 @@
+"""Lowering: a `Dialect`'s evaluation-time rules, decided once, as plans the back ends render.
+
+Every back end (the reference interpreter with `semantics.py`, the Spark SQL generator, the Arrow
+evaluator) asks a `Rules` object what an operator means for the types it has, and gets back a
+small decision: compare FALSE, compare in this numeric type with this order, compute in this
+type, concatenate, treat ``<>`` as ``NOT =``, and so on. Only this module reads the dialect's
+evaluation rules; back ends never look at a `Dialect` field, so a new broker's rule is written
+here once and each back end only renders the primitive it names.
+
+The decisions are per operator and per pair of static JMS types, so a value whose type is known
+only per row (a VARIANT property, ActiveMQ's typed MAP) is handled by the back end asking once
+per type pair it expands to. Parse-time rules (grammar, literals, checks) stay in the front end.
+"""
+from __future__ import annotations
+
+import enum
+import functools
+from dataclasses import dataclass
+
+from .dialects import Dialect
+from .nodes import ArithOp, CompareOp
+from .types import JmsType, promote
+
+__all__ = ["Rules", "rules_for", "Order", "NumericOrder", "Between", "CompareRule"]
+
+
+class Order(enum.Enum):
+    """How two non-NULL values of comparable non-numeric types compare."""
+
+    #: Unlike types (or an ordering the dialect does not define): FALSE for any two values.
+    FALSE = "false"
+    #: The values compare as they are: ``=`` / ``<>`` on strings and booleans, boolean ordering.
+    PLAIN = "plain"
+    #: Strings ordered by UTF-16 code units (Java's ``String.compareTo``).
+    UTF16 = "utf16"
+
+
+@dataclass(frozen=True)
+class NumericOrder:
+    """Two numbers: both converted to ``type`` first, then compared.
+
+    ``total`` is ``Double.compareTo`` order for approximate types (NaN = NaN and greatest,
+    -0.0 < 0.0); otherwise Java's ``==``/``<`` (NaN compares false, -0.0 = 0.0).
+    """
+
+    type: JmsType
+    total: bool
+
+
+#: What a comparison of two non-NULL values of given types is: an `Order` or a `NumericOrder`.
+CompareRule = "Order | NumericOrder"
+
+
+class Between(enum.Enum):
+    """How ``x [NOT] BETWEEN lo AND hi`` is evaluated."""
+
+    #: Two-valued: FALSE when any operand is NULL, else ``x >= lo AND x <= hi`` (NOT: its negation).
+    NULL_IS_FALSE = "null_is_false"
+    #: ``x < lo OR x > hi`` (three-valued; used for NOT BETWEEN only).
+    OUTSIDE_AS_OR = "outside_as_or"
+    #: Three-valued ``x >= lo AND x <= hi`` (NOT: its Kleene negation).
+    KLEENE = "kleene"
+
+
+class Rules:
+    """A dialect's evaluation rules as decisions (build with `rules_for`; immutable)."""
+
+    __slots__ = ("_d",)
+
+    def __init__(self, dialect: Dialect):
+        object.__setattr__(self, "_d", dialect)
+
+    def __setattr__(self, name, value):
+        raise AttributeError("Rules is immutable")
+
+    def __repr__(self):
+        return f"Rules({self._d.name!r})"
+
+    # -- comparison -------------------------------------------------------------------------------
+    def ne_as_not_eq(self, op: CompareOp) -> bool:
+        """Whether ``op`` (``<>``) is evaluated as ``NOT (=)``, so unlike types give TRUE."""
+        return op is CompareOp.NE and self._d.ne_is_not_eq
+
+    def eq_null_aware(self, op: CompareOp) -> bool:
+        """Whether ``op`` (``=``) follows ActiveMQ's NULL rule: NULL on the left is UNKNOWN (TRUE
+        when the right is NULL too), NULL only on the right is FALSE. Otherwise a NULL operand
+        makes any comparison UNKNOWN."""
+        return op is CompareOp.EQ and self._d.null_equality == "activemq"
+
+    def compare(self, op: CompareOp, lt: JmsType, rt: JmsType) -> CompareRule:
+        """How ``l op r`` compares two non-NULL values of the static types ``lt`` and ``rt``."""
+        lf, rf = lt.family, rt.family
+        if lf != rf:
+            return Order.FALSE
+        if lf == "numeric":
+            promotion = self._d.comparison_promotion
+            t = promote(lt, rt) if promotion is None else promotion.get((lt, rt))
+            if t is None:
+                return Order.FALSE
+            return NumericOrder(t, t.is_approximate and self._d.compare_to_doubles)
+        if not op.is_ordering:
+            return Order.PLAIN
+        if not self._d.string_ordering:
+            return Order.FALSE
+        return Order.UTF16 if lf == "string" else Order.PLAIN
+
+    # -- arithmetic -------------------------------------------------------------------------------
+    def arithmetic(self, op: ArithOp, lt, rt) -> "JmsType | None":
+        """The type ``l op r`` computes in, for non-NULL operands of types ``lt`` and ``rt``.
+
+        ``JmsType.STRING``: string concatenation (``String.valueOf`` of the right operand).
+        An exact type: Java integer arithmetic in it (wrapping; ``/`` truncates, ``/ 0`` and
+        ``% 0`` are NULL). An approximate type: IEEE arithmetic in it (Java's ``/`` and ``%``).
+        None: no value (NULL), e.g. arithmetic on a string or boolean. ``lt``/``rt`` may be the
+        non-JMS type of a function's list value.
+        """
+        if op is ArithOp.PLUS and self._d.string_concatenation and lt is JmsType.STRING:
+            return JmsType.STRING
+        if not (isinstance(lt, JmsType) and isinstance(rt, JmsType) and lt.is_numeric and rt.is_numeric):
+            return None
+        t = promote(lt, rt)
+        if t is JmsType.FLOAT and self._d.float_arithmetic_as_double:
+            t = JmsType.DOUBLE
+        if self._d.integer_division == "double" and (op is ArithOp.MODULO or (op is ArithOp.DIVIDE and t.is_exact)):
+            t = JmsType.DOUBLE  # ActiveMQ: 5 / 2 = 2.5, 7 % 0 is NaN
+        return t
+
+    def plus_keeps(self, t) -> bool:
+        """Whether unary ``+`` returns a non-NULL value of type ``t`` unchanged (else NULL)."""
+        return (isinstance(t, JmsType) and t.is_numeric) or self._d.unary_plus_identity
+
+    # -- predicates -------------------------------------------------------------------------------
+    def between(self, negated: bool) -> Between:
+        """How ``[NOT] BETWEEN`` is evaluated."""
+        if self._d.null_between_is_false:
+            return Between.NULL_IS_FALSE
+        if negated and self._d.not_between_as_or:
+            return Between.OUTSIDE_AS_OR
+        return Between.KLEENE
+
+    def in_non_string(self, negated: bool) -> "bool | None":
+        """``x [NOT] IN (...)`` when x is a non-NULL non-string: FALSE/TRUE, or None (UNKNOWN)."""
+        return None if self._d.in_non_string_unknown else negated
+
+
+@functools.lru_cache(maxsize=64)
+def rules_for(dialect: Dialect) -> Rules:
+    """The `Rules` of a dialect (cached: one object per dialect)."""
+    return Rules(dialect)
