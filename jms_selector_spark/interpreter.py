@@ -1,8 +1,9 @@
 """The reference interpreter: one message at a time, obviously right. The test oracle.
 
-It applies the rules in `semantics.py` node by node. It imports neither pandas nor pyspark, is not
-a production path, and is kept simple on purpose: when a back end disagrees with it, the back end
-is wrong (or the rule in `semantics.py` is, and then every back end changes with it).
+It applies the rules in `semantics.py` node by node, as `lowering.Rules` decides them for the
+dialect. It imports neither pandas nor pyspark, is not a production path, and is kept simple on
+purpose: when a back end disagrees with it, the back end is wrong (or the rule in `semantics.py` /
+`lowering.py` is, and then every back end changes with it).
 """
 from __future__ import annotations
 
@@ -12,8 +13,7 @@ from . import nodes as n
 from . import semantics as sem
 from .dialects import Dialect
 from .functions import call_function
-from .like import compile_like
-from .lowering import Between, rules_for
+from .lowering import rules_for
 from .selector import Selector, parse
 from .types import JmsType
 from .values import HEADER_TYPES, TypedValue, delivery_mode_name, typed
@@ -83,34 +83,14 @@ class ReferenceInterpreter(NodeVisitor):
 
     def visit_Between(self, node):
         v, lo, hi = self.visit(node.operand), self.visit(node.low), self.visit(node.high)
-        C, r = n.CompareOp, self.rules
-        how = r.between(node.negated)
-        if how is Between.NULL_IS_FALSE:  # two-valued: NULL anywhere is FALSE
-            if v is None or lo is None or hi is None:
-                t = False
-            else:
-                t = sem.compare(C.GE, v, lo, r) and sem.compare(C.LE, v, hi, r)
-            return self._bool((not t) if node.negated else t)
-        if how is Between.OUTSIDE_AS_OR:  # x < low OR x > high
-            return self._bool(sem.kleene_or([sem.compare(C.LT, v, lo, r), sem.compare(C.GT, v, hi, r)]))
-        t = sem.kleene_and([sem.compare(C.GE, v, lo, r), sem.compare(C.LE, v, hi, r)])
-        return self._bool(sem.kleene_not(t) if node.negated else t)
+        return self._bool(sem.between(v, lo, hi, node.negated, self.rules))
 
     def visit_InList(self, node):
-        v = self.visit(node.operand)
-        if v is None:
-            return None
-        if v.type is not JmsType.STRING:
-            return self._bool(self.rules.in_non_string(node.negated))
-        t = any(v.value == lit.value for lit in node.values)
-        return self._bool((not t) if node.negated else t)
+        values = tuple(lit.value for lit in node.values)
+        return self._bool(sem.in_list(self.visit(node.operand), values, node.negated, self.rules))
 
     def visit_Like(self, node):
-        v = self.visit(node.operand)
-        if v is None:
-            return None
-        t = v.type is JmsType.STRING and compile_like(node.pattern, node.escape).matches(v.value)
-        return self._bool((not t) if node.negated else t)
+        return self._bool(sem.like(self.visit(node.operand), node.pattern, node.escape, node.negated))
 
     def visit_FunctionCall(self, node):
         return call_function(node.name, [self.visit(a) for a in node.args])

@@ -17,7 +17,7 @@ from __future__ import annotations
 import functools
 import re
 
-__all__ = ["LikePattern", "compile_like", "like_tokens"]
+__all__ = ["LikePattern", "compile_like", "like_tokens", "like_segments"]
 
 
 def like_tokens(pattern: str, escape: str | None):
@@ -38,6 +38,34 @@ def like_tokens(pattern: str, escape: str | None):
             out.append(("lit", c))
         i += 1
     return out
+
+
+@functools.lru_cache(maxsize=1024)
+def like_segments(pattern: str, escape: str | None = None) -> tuple:
+    """The one LIKE plan every matcher renders: the ``%``-separated segments of the pattern.
+
+    Each segment is a tuple of ('lit', char) / ('one', None) tokens. The pattern is normalised
+    first: a run of ``%`` and ``_`` holding at least one ``%`` becomes its ``_``s then one ``%``
+    (the same language), so segments are separated by exactly one ``%`` and a pattern with k
+    ``%`` runs has k + 1 segments (the first anchored at the start, the last at the end). The
+    linear-time matcher below, the Spark SQL LIKE/RLIKE text and the Arrow kernels all use it.
+    """
+    segments, cur, run = [], [], []
+    for tok in like_tokens(pattern, escape) + [("lit", None)]:
+        if tok[0] != "lit":
+            run.append(tok)
+            continue
+        if any(kind == "any" for kind, _ in run):
+            cur.extend(t for t in run if t[0] == "one")
+            segments.append(tuple(cur))
+            cur = []
+        else:
+            cur.extend(run)
+        run = []
+        cur.append(tok)
+    cur.pop()  # the sentinel
+    segments.append(tuple(cur))
+    return tuple(segments)
 
 
 class _Segment:
@@ -70,15 +98,7 @@ class LikePattern:
     __slots__ = ("segments", "min_length")
 
     def __init__(self, pattern: str, escape: str | None = None):
-        toks = like_tokens(pattern, escape)
-        segments, cur = [], []
-        for tok in toks:
-            if tok[0] == "any":
-                segments.append(cur)
-                cur = []
-            else:
-                cur.append(tok)
-        segments.append(cur)
+        segments = like_segments(pattern, escape)
         # segments[0] is before the first %, segments[-1] after the last; with no % they coincide.
         self.segments = [_Segment(s) for s in segments]
         self.min_length = sum(s.length for s in self.segments)

@@ -9,12 +9,15 @@ True, False or None (UNKNOWN).
 from __future__ import annotations
 
 from . import javanum as jn
-from .lowering import NumericOrder, Order, Rules
+from . import nodes as n
+from .like import compile_like
+from .lowering import Between, NumericOrder, Order, Rules
 from .nodes import ArithOp, CompareOp
 from .types import JmsType
 from .values import TypedValue
 
-__all__ = ["truth", "compare", "java_equals", "arithmetic", "negate", "identity", "kleene_and", "kleene_or", "kleene_not"]
+__all__ = ["truth", "compare", "java_equals", "arithmetic", "negate", "identity", "kleene_and", "kleene_or", "kleene_not",
+           "between", "in_list", "like", "apply"]
 
 _BOOL = JmsType.BOOLEAN
 
@@ -202,3 +205,72 @@ def java_string(v: TypedValue) -> str:
     if not isinstance(v.type, JmsType):  # an ActiveMQ list: AbstractCollection.toString
         return "[" + ", ".join("null" if x is None else java_string(x) for x in v.value) + "]"
     return str(v.value)
+
+
+# -- predicates, and one node given its operand values -----------------------------------------------
+
+def between(v, lo, hi, negated: bool, rules: Rules) -> "bool | None":
+    """``v [NOT] BETWEEN lo AND hi`` as `Rules.between` says."""
+    C = CompareOp
+    how = rules.between(negated)
+    if how is Between.NULL_IS_FALSE:  # two-valued: NULL anywhere is FALSE
+        if v is None or lo is None or hi is None:
+            t = False
+        else:
+            t = compare(C.GE, v, lo, rules) and compare(C.LE, v, hi, rules)
+        return (not t) if negated else t
+    if how is Between.OUTSIDE_AS_OR:  # x < low OR x > high
+        return kleene_or([compare(C.LT, v, lo, rules), compare(C.GT, v, hi, rules)])
+    t = kleene_and([compare(C.GE, v, lo, rules), compare(C.LE, v, hi, rules)])
+    return kleene_not(t) if negated else t
+
+
+def in_list(v, values: tuple, negated: bool, rules: Rules) -> "bool | None":
+    """``v [NOT] IN (values…)`` (string literals): UNKNOWN for NULL; a non-string as the rules say."""
+    if v is None:
+        return None
+    if v.type is not JmsType.STRING:
+        return rules.in_non_string(negated)
+    t = v.value in values
+    return (not t) if negated else t
+
+
+def like(v, pattern: str, escape: "str | None", negated: bool) -> "bool | None":
+    """``v [NOT] LIKE pattern``: UNKNOWN for NULL, FALSE (TRUE when negated) for a non-string."""
+    if v is None:
+        return None
+    t = v.type is JmsType.STRING and compile_like(pattern, escape).matches(v.value)
+    return (not t) if negated else t
+
+
+def _bool(t) -> "TypedValue | None":
+    return None if t is None else TypedValue(_BOOL, t)
+
+
+def apply(node: n.Node, values: list, rules: Rules) -> "TypedValue | None":
+    """The value of ``node`` given the values of its operands (`nodes.children` order).
+
+    The reference interpreter is this applied bottom up; the Arrow evaluator folds constant
+    nodes with it. Function calls are `functions.call_function` (which builds on this module).
+    """
+    if isinstance(node, n.Not):
+        return _bool(kleene_not(truth(values[0])))
+    if isinstance(node, n.And):
+        return _bool(kleene_and([truth(v) for v in values]))
+    if isinstance(node, n.Or):
+        return _bool(kleene_or([truth(v) for v in values]))
+    if isinstance(node, n.Comparison):
+        return _bool(compare(node.op, values[0], values[1], rules))
+    if isinstance(node, n.Arithmetic):
+        return arithmetic(node.op, values[0], values[1], rules)
+    if isinstance(node, n.Unary):
+        return negate(values[0]) if node.op is n.UnaryOp.MINUS else identity(values[0], rules)
+    if isinstance(node, n.Between):
+        return _bool(between(values[0], values[1], values[2], node.negated, rules))
+    if isinstance(node, n.InList):
+        return _bool(in_list(values[0], tuple(lit.value for lit in node.values), node.negated, rules))
+    if isinstance(node, n.Like):
+        return _bool(like(values[0], node.pattern, node.escape, node.negated))
+    if isinstance(node, n.IsNull):
+        return _bool((values[0] is None) != node.negated)
+    raise TypeError(f"no scalar rule for {type(node).__name__}")

@@ -58,7 +58,7 @@ from ..binder import Binding, BoundSelector, bind
 from ..checker import is_predicate
 from ..dialects import Dialect
 from ..errors import UnsupportedSelectorError
-from ..like import like_tokens
+from ..like import like_segments
 from ..lowering import Between, NumericOrder, Order, rules_for
 from ..selector import Selector, parse
 from ..types import INT_MAX, INT_MIN, LONG_MIN, JmsType
@@ -226,28 +226,6 @@ def _neg_zero_test(sql: str) -> str:
 
 # -- LIKE ---------------------------------------------------------------------------------------
 
-def _normalized_like(pattern: str, escape):
-    """Tokens with every run of wildcards containing a ``%`` rewritten as ``_``×k then one ``%``."""
-    out, run = [], []
-
-    def flush():
-        if any(k == "any" for k, _ in run):
-            out.extend([("one", None)] * sum(1 for k, _ in run if k == "one"))
-            out.append(("any", None))
-        else:
-            out.extend(run)
-        run.clear()
-
-    for tok in like_tokens(pattern, escape):
-        if tok[0] == "lit":
-            flush()
-            out.append(tok)
-        else:
-            run.append(tok)
-    flush()
-    return out
-
-
 def _regex_char(c: str) -> str:
     if c.isascii() and not c.isalnum():
         return "\\" + c
@@ -259,20 +237,12 @@ def like_to_sql(operand_sql: str, pattern: str, escape) -> str:
 
     NULL when the operand is NULL; the operand must be a STRING expression.
     """
-    toks = _normalized_like(pattern, escape)
-    n_any = sum(1 for k, _ in toks if k == "any")
-    if n_any <= 1 or (n_any == 2 and toks[-1][0] == "any"):
-        spark_pat = "".join("%" if k == "any" else "_" if k == "one" else ("!" + c if c in "%_!" else c)
-                            for k, c in toks)
+    plan = like_segments(pattern, escape)
+    if len(plan) <= 2 or (len(plan) == 3 and not plan[-1]):
+        spark_pat = "%".join("".join("_" if k == "one" else ("!" + c if c in "%_!" else c) for k, c in seg)
+                             for seg in plan)
         return f"{operand_sql} LIKE {sql_string(spark_pat)} ESCAPE '!'"
-    segs, cur = [], []
-    for k, c in toks:
-        if k == "any":
-            segs.append(cur)
-            cur = []
-        else:
-            cur.append("." if k == "one" else _regex_char(c))
-    segs.append(cur)
+    segs = [["." if k == "one" else _regex_char(c) for k, c in seg] for seg in plan]
     rx = "(?s)\\A" + "".join(segs[0])
     for mid in segs[1:-1]:
         if mid:
