@@ -1,6 +1,8 @@
 """Binding a selector to a table: each name → a column reference and a JMS type.
 
-This is where the data model of DESIGN.md lives (and nowhere else):
+This is where the data model of DESIGN.md is decided (the header names and types it uses are
+`dialects.HEADER_TYPES`; each back end renders the conversions named here, e.g. the SQL text and
+`backends/arrow_columns.py`):
 
 - headers come from top-level columns, by default named as the header (``JMSType``), remappable
   with ``headers={"JMSType": "msg_type"}``; ``JMSDeliveryMode`` may be a string column
@@ -27,10 +29,10 @@ from types import MappingProxyType
 from typing import Mapping
 
 from . import nodes as n
+from .dialects import HEADER_TYPES
 from .errors import SelectorBindingError
 from .selector import Selector
 from .types import JmsType
-from .values import HEADER_TYPES
 
 __all__ = ["Binding", "ColumnRef", "BoundSelector", "bind", "jms_type_of_spark"]
 

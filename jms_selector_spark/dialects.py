@@ -2,7 +2,11 @@
 
 A `Dialect` is a frozen value passed explicitly to every function that parses or evaluates; there
 is no global "current dialect". Each field is one real, observable difference between systems
-(see DESIGN.md, "Dialects"), so a new broker is a new table entry, not a new code branch.
+(see DESIGN.md, "Dialects"). Parse-time fields are read by the front end (lexer, parser,
+checker, printer) and the header fields by the binder; every evaluation-time field is read in
+one place, `lowering.py`, which turns it into the decisions the back ends render. A new broker
+is a new table entry here; a new evaluation rule is a new field, one decision in `lowering.py`
+and, where it needs a new primitive, its rendering in each back end.
 
 Built in:
 
@@ -19,12 +23,39 @@ from typing import Mapping
 from .types import JmsType as _T
 
 __all__ = ["Dialect", "JMS", "ACTIVEMQ", "DIALECTS", "get_dialect", "JMS_HEADERS", "ACTIVEMQ_COMPARISON_PROMOTION",
-           "ARITY"]
+           "ARITY", "HEADER_TYPES", "delivery_mode_name"]
 
 #: Headers the JMS specification makes selectable.
 JMS_HEADERS = frozenset(
     {"JMSDeliveryMode", "JMSPriority", "JMSMessageID", "JMSTimestamp", "JMSCorrelationID", "JMSType"}
 )
+
+#: JMS types of the headers a selector can name (any dialect).
+HEADER_TYPES = MappingProxyType({
+    "JMSDeliveryMode": _T.STRING,
+    "JMSPriority": _T.INT,
+    "JMSMessageID": _T.STRING,
+    "JMSTimestamp": _T.LONG,
+    "JMSCorrelationID": _T.STRING,
+    "JMSType": _T.STRING,
+    "JMSRedelivered": _T.BOOLEAN,
+    "JMSExpiration": _T.LONG,
+    "JMSReplyTo": _T.STRING,
+    "JMSDestination": _T.STRING,
+})
+
+
+def delivery_mode_name(value):
+    """JMS delivery mode as selectors see it: 2 → 'PERSISTENT', 1 → 'NON_PERSISTENT'."""
+    if isinstance(value, bool):
+        raise ValueError(f"JMSDeliveryMode must be 'PERSISTENT', 'NON_PERSISTENT', 1 or 2, not {value!r}")
+    if value in (2, "2"):
+        return "PERSISTENT"
+    if value in (1, "1"):
+        return "NON_PERSISTENT"
+    if value in ("PERSISTENT", "NON_PERSISTENT"):
+        return value
+    raise ValueError(f"JMSDeliveryMode must be 'PERSISTENT', 'NON_PERSISTENT', 1 or 2, not {value!r}")
 
 
 @dataclass(frozen=True)

@@ -11,12 +11,12 @@ from typing import Mapping
 
 from . import nodes as n
 from . import semantics as sem
-from .dialects import Dialect
+from .dialects import HEADER_TYPES, Dialect, delivery_mode_name
 from .functions import call_function
 from .lowering import rules_for
-from .selector import Selector, parse
+from .selector import as_selector
 from .types import JmsType
-from .values import HEADER_TYPES, TypedValue, delivery_mode_name, typed
+from .values import TypedValue, typed
 from .visitor import NodeVisitor
 
 __all__ = ["ReferenceInterpreter", "evaluate", "message_resolver"]
@@ -135,7 +135,7 @@ def evaluate(selector, headers: "Mapping | None" = None, properties: "Mapping | 
     >>> evaluate("5 / 2 = 2.5", dialect="activemq"), evaluate("5 / 2 = 2")
     (True, True)
     """
-    sel = selector if isinstance(selector, Selector) else parse(selector, dialect=dialect)
+    sel = as_selector(selector, dialect)
     if sel.root is None:
         return True
     d = sel.dialect

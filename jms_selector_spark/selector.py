@@ -11,7 +11,7 @@ from .parser import parse_tree
 from .printer import to_text
 from .visitor import ensure_recursion_room
 
-__all__ = ["Selector", "parse"]
+__all__ = ["Selector", "parse", "as_selector"]
 
 
 @dataclass(frozen=True)
@@ -95,6 +95,12 @@ def parse(selector: str, *, dialect: "str | Dialect" = "jms") -> Selector:
     if not isinstance(selector, str):
         raise TypeError(f"a selector is a str, not {type(selector).__name__}")
     return _parse_cached(selector, get_dialect(dialect))
+
+
+def as_selector(selector: "str | Selector", dialect: "str | Dialect" = "jms") -> Selector:
+    """The one normalisation of a public ``selector`` argument: a `Selector` as it is (it carries
+    its own dialect), a string parsed with ``dialect``."""
+    return selector if isinstance(selector, Selector) else parse(selector, dialect=dialect)
 
 
 @functools.lru_cache(maxsize=4096)

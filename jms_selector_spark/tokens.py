@@ -1,7 +1,9 @@
-"""Token names, reserved words and THE precedence table.
+"""Token names, reserved words and the precedence table the printer uses.
 
-The precedence table below is the single source for the PLY grammars (`parser.py`) and for the
-parenthesisation done by the printer (`printer.py`). Change it here and both follow.
+`LEVEL` drives the parenthesisation done by the printer (`printer.py`). The PLY grammars
+(`parser.py`) do not read it: their precedence is in their stratified non-terminals, so a change
+here must be made there too; the printer round-trip tests (`tests/unit/test_printer.py`) fail
+when the two disagree.
 """
 from __future__ import annotations
 

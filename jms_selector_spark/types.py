@@ -1,11 +1,12 @@
-"""JMS value types: the single source of truth for typing rules.
+"""JMS value types, their families, and Java binary numeric promotion.
 
 JMS properties are Java values: ``boolean``, ``byte``, ``short``, ``int``, ``long``, ``float``,
 ``double`` and ``String``. Selector literals are typed when they are parsed (exact numerics are
 ``long``, or ``int`` when a dialect narrows them as ActiveMQ does; approximate numerics are
-``double``). This module says which types compare, how arithmetic promotes (Java binary numeric
-promotion: byte/short/int → int, then long, then double), and which operators take which types.
-Back ends ask this module; none of them re-derive a rule.
+``double``). This module names the types, their families (what comparability is decided on) and
+Java binary numeric promotion (byte/short/int → int, then long, then double). Which rule a
+dialect applies to a pair of types (promotion tables, unlike types, ordering) is decided in
+`lowering.py`, which builds on this module; back ends never re-derive a rule.
 """
 from __future__ import annotations
 
@@ -14,7 +15,6 @@ import enum
 __all__ = [
     "JmsType",
     "promote",
-    "comparable",
     "INT_MIN",
     "INT_MAX",
     "LONG_MIN",
@@ -114,13 +114,3 @@ def promote(left: JmsType, right: JmsType) -> JmsType:
         return JmsType.LONG
     return JmsType.INT
 
-
-def comparable(left: JmsType, right: JmsType) -> bool | None:
-    """Whether values of two static types can be compared (None: decided per message).
-
-    Numerics compare with numerics, strings with strings, booleans with booleans. Any other
-    pair is "unlike types": the comparison is FALSE, not an error.
-    """
-    if not (left.is_static and right.is_static):
-        return None
-    return left.family == right.family

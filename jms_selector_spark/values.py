@@ -8,13 +8,12 @@ type's range (and a float is rounded to a Java float). None, or an absent name, 
 from __future__ import annotations
 
 import datetime as _dt
-import math
-from typing import Mapping, NamedTuple
+from typing import NamedTuple
 
 from .javanum import to_float32
 from .types import INT_MAX, INT_MIN, LONG_MAX, LONG_MIN, JmsType
 
-__all__ = ["TypedValue", "typed", "HEADER_TYPES", "delivery_mode_name"]
+__all__ = ["TypedValue", "typed"]
 
 _RANGES = {
     JmsType.BYTE: (-128, 127),
@@ -23,37 +22,9 @@ _RANGES = {
     JmsType.LONG: (LONG_MIN, LONG_MAX),
 }
 
-#: JMS types of the headers a selector can name (any dialect).
-HEADER_TYPES = {
-    "JMSDeliveryMode": JmsType.STRING,
-    "JMSPriority": JmsType.INT,
-    "JMSMessageID": JmsType.STRING,
-    "JMSTimestamp": JmsType.LONG,
-    "JMSCorrelationID": JmsType.STRING,
-    "JMSType": JmsType.STRING,
-    "JMSRedelivered": JmsType.BOOLEAN,
-    "JMSExpiration": JmsType.LONG,
-    "JMSReplyTo": JmsType.STRING,
-    "JMSDestination": JmsType.STRING,
-}
-
-
 class TypedValue(NamedTuple):
     type: JmsType
     value: object
-
-
-def delivery_mode_name(value):
-    """JMS delivery mode as selectors see it: 2 → 'PERSISTENT', 1 → 'NON_PERSISTENT'."""
-    if isinstance(value, bool):
-        raise ValueError(f"JMSDeliveryMode must be 'PERSISTENT', 'NON_PERSISTENT', 1 or 2, not {value!r}")
-    if value in (2, "2"):
-        return "PERSISTENT"
-    if value in (1, "1"):
-        return "NON_PERSISTENT"
-    if value in ("PERSISTENT", "NON_PERSISTENT"):
-        return value
-    raise ValueError(f"JMSDeliveryMode must be 'PERSISTENT', 'NON_PERSISTENT', 1 or 2, not {value!r}")
 
 
 def _plain(value):
@@ -112,7 +83,3 @@ def typed(name: str, value, declared: "JmsType | str | None" = None) -> "TypedVa
             raise TypeError(f"property {name!r} is declared string but holds {value!r}")
         return TypedValue(declared, value)
     raise TypeError(f"property {name!r}: {declared.value} is not a property type")
-
-
-def is_nan(tv: TypedValue) -> bool:
-    return tv.type.is_approximate and math.isnan(tv.value)

@@ -1,4 +1,4 @@
-"""Shared fixtures: ONE SparkSession for the whole run (session scope), and the oracle.
+"""Shared fixtures: ONE SparkSession for the whole run (session scope), the oracle, and ``dialect``.
 
 Spark tests are marked ``spark`` and batched (many cases in one DataFrame): a session costs ~6 s
 to start, the first query ~4 s, later small queries ~0.25 s. Without Java they skip with a reason.
@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from jms_selector_spark.dialects import DIALECTS
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "support"))
 
@@ -25,6 +27,13 @@ def _java_missing() -> "str | None":
     except ImportError:
         return "pyspark is not installed (pip install '.[spark]')"
     return None
+
+
+@pytest.fixture(scope="session", params=sorted(DIALECTS))
+def dialect(request) -> str:
+    """Every built-in dialect by name, from `jms_selector_spark.dialects.DIALECTS`: a new dialect is
+    tested by every test that takes ``dialect`` without any list being edited."""
+    return request.param
 
 
 @pytest.fixture(scope="session")

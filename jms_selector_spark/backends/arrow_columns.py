@@ -12,14 +12,14 @@ correct, but slow — the native SQL path reads VARIANT without Python.
 """
 from __future__ import annotations
 
-import math
+from types import MappingProxyType
 
 import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..types import JmsType
 
-__all__ = ["spark_like_type", "spark_like_schema", "extract_columns", "take_rows", "slice_rows", "is_variant_type"]
+__all__ = ["ARROW_TYPES", "spark_like_type", "spark_like_schema", "extract_columns", "slice_rows", "is_variant_type"]
 
 
 class _T:
@@ -121,10 +121,12 @@ def _decimal_to_long(arr):
     return pa.array(vals, pa.int64())
 
 
-_ARROW_OF = {
+#: The Arrow type each JMS type is held and computed in (what `extract_columns` produces and
+#: `vectorized` computes with): the one table of it.
+ARROW_TYPES = MappingProxyType({
     JmsType.BOOLEAN: pa.bool_(), JmsType.BYTE: pa.int8(), JmsType.SHORT: pa.int16(), JmsType.INT: pa.int32(),
     JmsType.LONG: pa.int64(), JmsType.FLOAT: pa.float32(), JmsType.DOUBLE: pa.float64(), JmsType.STRING: pa.string(),
-}
+})
 
 
 def _variant_values(arr: pa.Array, key: str) -> dict:
@@ -152,7 +154,7 @@ def _variant_values(arr: pa.Array, key: str) -> dict:
             kind = JmsType.STRING
         for t, values in buckets.items():
             values.append(v if t is kind else None)
-    return {t: pa.array(vals, _ARROW_OF[t]) for t, vals in buckets.items()}
+    return {t: pa.array(vals, ARROW_TYPES[t]) for t, vals in buckets.items()}
 
 
 def _ref_key(ref):
@@ -191,17 +193,6 @@ def extract_columns(bound, message: pa.Array, cache: "dict | None" = None) -> di
         if key not in cache:
             cache[key] = _extract_one(ref, message)
         out[name] = cache[key]
-    return out
-
-
-def take_rows(columns: dict, mask: pa.BooleanArray) -> dict:
-    """``columns`` (as `extract_columns` returns them) restricted to the rows where ``mask``."""
-    out = {}
-    for name, col in columns.items():
-        if isinstance(col, tuple):
-            out[name] = (col[0], col[1].filter(mask))
-        else:
-            out[name] = {t: arr.filter(mask) for t, arr in col.items()}
     return out
 
 

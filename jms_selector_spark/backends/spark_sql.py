@@ -55,14 +55,12 @@ from dataclasses import dataclass, replace
 
 from .. import nodes as n
 from ..binder import Binding, BoundSelector, bind
-from ..checker import is_predicate
-from ..dialects import Dialect
+from ..dialects import HEADER_TYPES
 from ..errors import UnsupportedSelectorError
 from ..like import like_segments
 from ..lowering import Between, NumericOrder, Order, rules_for
-from ..selector import Selector, parse
+from ..selector import Selector, as_selector
 from ..types import INT_MAX, INT_MIN, LONG_MIN, JmsType
-from ..values import HEADER_TYPES
 from ..visitor import NodeVisitor
 
 __all__ = ["SparkSqlGenerator", "selector_to_sql", "sql_string", "sql_identifier", "like_to_sql", "infer_flat_schema"]
@@ -809,7 +807,7 @@ def selector_to_sql(selector, schema=None, *, dialect="jms", headers=None, prope
     >>> selector_to_sql("JMSType = 'car' AND weight > 2500", {"JMSType": "string", "weight": "long"})
     "(`JMSType` = decode(X'636172', 'UTF-8') AND `weight` > 2500)"
     """
-    sel = selector if isinstance(selector, Selector) else parse(selector, dialect=dialect)
+    sel = as_selector(selector, dialect)
     if sel.root is None:
         return "TRUE"
     if schema is None:

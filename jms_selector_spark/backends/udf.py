@@ -29,6 +29,7 @@ from ..dialects import Dialect, get_dialect
 from ..errors import SelectorError
 from ..selector import Selector, parse
 from .arrow_columns import extract_columns, slice_rows, spark_like_schema
+from .spark_sql import sql_identifier
 
 __all__ = ["match_batch", "error_batch", "match_udf", "selector_error_udf", "selector_udf", "routing_udf",
            "source_struct", "source_args"]
@@ -221,7 +222,7 @@ def source_struct(columns):
 
     if not columns:
         return F.struct(F.lit(None).cast("boolean").alias("_"))
-    return F.struct(*[F.col("`" + c.replace("`", "``") + "`") for c in columns])
+    return F.struct(*[F.col(sql_identifier(c)) for c in columns])
 
 
 def source_args(columns) -> list:
@@ -233,7 +234,7 @@ def source_args(columns) -> list:
 
     if not columns:
         return [F.lit(None).cast("boolean")]
-    return [F.col("`" + c.replace("`", "``") + "`") for c in columns]
+    return [F.col(sql_identifier(c)) for c in columns]
 
 
 def _message(arrays, columns) -> pa.StructArray:

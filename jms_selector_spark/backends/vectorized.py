@@ -49,7 +49,7 @@ Deliberately not done
 - No pandas: its comparisons turn NULL into False.
 - No short-circuit evaluation: every operand of AND/OR is evaluated over the whole batch
   (three-valued logic needs both sides on the rows where one is UNKNOWN).
-- No coercion of input types beyond `_ARROW_TYPES`: columns are expected in the shape
+- No coercion of input types beyond `arrow_columns.ARROW_TYPES`: columns are expected in the shape
   `arrow_columns.extract_columns` produces.
 """
 from __future__ import annotations
@@ -75,15 +75,11 @@ from ..selector import Selector
 from ..types import LONG_MIN, JmsType
 from ..values import TypedValue
 from ..visitor import NodeVisitor
+from .arrow_columns import ARROW_TYPES
 
 __all__ = ["evaluate_batch", "VectorizedEvaluator"]
 
 _T = JmsType
-#: The Arrow type each JMS type is computed in (the one `arrow_columns` produces).
-_ARROW_TYPES = MappingProxyType({
-    _T.BOOLEAN: pa.bool_(), _T.BYTE: pa.int8(), _T.SHORT: pa.int16(), _T.INT: pa.int32(),
-    _T.LONG: pa.int64(), _T.FLOAT: pa.float32(), _T.DOUBLE: pa.float64(), _T.STRING: pa.string(),
-})
 _NULL_BOOL = pa.scalar(None, pa.bool_())
 _BOOL = MappingProxyType({True: pa.scalar(True), False: pa.scalar(False), None: _NULL_BOOL})
 _COMPARE = MappingProxyType({
@@ -213,7 +209,7 @@ def _const_union(v: "TypedValue | None") -> dict:
         return {}
     if v.type == LIST:
         return {LIST: _Boxed(pa.scalar(0, pa.int32()), (v.value,))}
-    return {v.type: pa.scalar(v.value, _ARROW_TYPES[v.type])}
+    return {v.type: pa.scalar(v.value, ARROW_TYPES[v.type])}
 
 
 def _fold(node: n.Node, values: list, rules: Rules) -> dict:
@@ -295,7 +291,7 @@ def _integer_division(op: n.ArithOp, a, b, t: JmsType) -> pa.Array:
     if op is n.ArithOp.DIVIDE and isinstance(b, pa.Scalar):  # a constant divisor: one kernel
         divisor = b.as_py()
         if divisor == 0:
-            return pa.nulls(len(a), _ARROW_TYPES[t])
+            return pa.nulls(len(a), ARROW_TYPES[t])
         # x / -1 is -x, which wraps (MIN / -1 is MIN, as in Java); Arrow's divide truncates
         return pc.negate(a) if divisor == -1 else pc.divide(a, b)
     (x, vx), (y, vy) = _np(a, np.int64), _np(b, np.int64)
@@ -308,7 +304,7 @@ def _integer_division(op: n.ArithOp, a, b, t: JmsType) -> pa.Array:
     valid = _np_valid(vx, vy, ~zero)
     if t is _T.INT:
         res = res.astype(np.int32)  # wraps: INT_MIN / -1 is INT_MIN
-    return _from_np(np.atleast_1d(res), valid, _ARROW_TYPES[t])
+    return _from_np(np.atleast_1d(res), valid, ARROW_TYPES[t])
 
 
 # -- strings ------------------------------------------------------------------------------------
@@ -418,14 +414,14 @@ def _column_union(entry, n_rows: int) -> dict:
     for t, arr in entry.items():
         if t is _T.NULL:
             continue
-        if t not in _ARROW_TYPES:
+        if t not in ARROW_TYPES:
             raise ValueError(f"a column cannot have JMS type {t}")
         if isinstance(arr, pa.ChunkedArray):
             arr = arr.combine_chunks() if arr.num_chunks != 1 else arr.chunk(0)
         if len(arr) != n_rows:
             raise ValueError(f"a column has {len(arr)} rows, the batch {n_rows}")
         if arr.null_count < len(arr):
-            out[t] = arr if arr.type == _ARROW_TYPES[t] else pc.cast(arr, _ARROW_TYPES[t])  # checked
+            out[t] = arr if arr.type == ARROW_TYPES[t] else pc.cast(arr, ARROW_TYPES[t])  # checked
     return out
 
 
@@ -538,7 +534,7 @@ class VectorizedEvaluator(NodeVisitor):
                 out[t] = pc.negate(p)
             elif numeric:
                 wide = _T.LONG if t is _T.LONG else _T.INT  # byte/short promote to int
-                _merge(out, wide, pc.negate(_cast(p, _ARROW_TYPES[wide])))
+                _merge(out, wide, pc.negate(_cast(p, ARROW_TYPES[wide])))
         return out
 
     def visit_Between(self, node):
@@ -641,7 +637,7 @@ def _arithmetic_pair(op, lt, lp, rt, rp, rules: Rules):
         return _T.STRING, pc.binary_join_element_wise(lp, _java_strings(rt, rp), "")
     if t.is_approximate:
         return t, _float_arithmetic(op, _as_double(lp, lt, t), _as_double(rp, rt, t), t)
-    a, b = _cast(lp, _ARROW_TYPES[t]), _cast(rp, _ARROW_TYPES[t])
+    a, b = _cast(lp, ARROW_TYPES[t]), _cast(rp, ARROW_TYPES[t])
     if op in _WRAPPING:
         return t, _WRAPPING[op](a, b)
     return t, _integer_division(op, a, b, t)
@@ -699,7 +695,7 @@ def _gather(results: list, inverse: pa.Array) -> dict:
             out[t] = _Boxed(pa.array(ids, pa.int32()).take(inverse), tuple(lists))
         else:
             values = [r.value if r is not None and r.type == t else None for r in results]
-            out[t] = pa.array(values, _ARROW_TYPES[t]).take(inverse)
+            out[t] = pa.array(values, ARROW_TYPES[t]).take(inverse)
     return out
 
 

@@ -45,7 +45,6 @@ def run_case(case, dialect):
 CASES = [(path.name, c) for path in CORPORA for c in load(path)]
 
 
-@pytest.mark.parametrize("dialect", ["jms", "activemq"])
 def test_corpus(dialect):
     failures, checked = [], 0
     for corpus, case in CASES:

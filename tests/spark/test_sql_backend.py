@@ -119,7 +119,6 @@ def _run_batched(spark, cases, layout):
 
 
 @pytest.mark.parametrize("layout", ["flat", "struct"])
-@pytest.mark.parametrize("dialect", ["jms", "activemq"])
 def test_differential_against_interpreter(spark, dialect, layout):
     n = N_CASES if layout == "flat" else N_CASES // 3
     cases, skipped = _prepare(dialect, layout, n)
@@ -134,7 +133,6 @@ def test_differential_against_interpreter(spark, dialect, layout):
     assert time.time() - t0 < 120
 
 
-@pytest.mark.parametrize("dialect", ["jms", "activemq"])
 def test_differential_under_every_session_setting(spark, dialect):
     """A smaller generated sample under all 8 combinations of ANSI x caseSensitive x
     escapedStringLiterals (the full sample above runs ANSI on and off)."""
@@ -184,7 +182,6 @@ def test_activemq_functions_through_spark(spark):
 CONFORMANCE = Path(__file__).resolve().parents[1] / "conformance"
 
 
-@pytest.mark.parametrize("dialect", ["jms", "activemq"])
 def test_conformance_corpora(spark, dialect):
     cases, unsupported = [], []
     for path in sorted(CONFORMANCE.glob("*.jsonl")):

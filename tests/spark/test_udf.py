@@ -46,7 +46,6 @@ def _batch(gen, rng, dialect):
     return ddl, rows, cases
 
 
-@pytest.mark.parametrize("dialect", ["jms", "activemq"])
 def test_jms_match_per_row_selectors_equal_evaluate(spark, dialect):
     from gen import CaseGenerator
 
@@ -101,7 +100,6 @@ VARIANT_CASES = [
 ]
 
 
-@pytest.mark.parametrize("dialect", ["jms", "activemq"])
 def test_jms_match_on_variant_properties(spark, dialect):
     register(spark, dialect=dialect, name=f"v_{dialect}")
     df = spark.createDataFrame([(i, s, json.dumps(p)) for i, (s, p) in enumerate(VARIANT_CASES)],

@@ -56,7 +56,7 @@ def outcome(text: str, dialect: str):
     return result
 
 
-BOTH = pytest.mark.parametrize("dialect", ["jms", "activemq"])
+BOTH = pytest.mark.usefixtures("dialect")  # tests/conftest.py: every dialect in DIALECTS
 
 
 @BOTH

@@ -13,7 +13,7 @@ from jms_selector_spark.lexer import SelectorLexer, is_java_identifier_part, is_
 from jms_selector_spark.source import Span
 
 LEXERS = {"jms": SelectorLexer(JMS), "activemq": SelectorLexer(ACTIVEMQ)}
-BOTH = pytest.mark.parametrize("dialect", ["jms", "activemq"])
+BOTH = pytest.mark.usefixtures("dialect")  # tests/conftest.py: every dialect in DIALECTS
 
 
 def toks(text, dialect="jms"):

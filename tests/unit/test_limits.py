@@ -32,7 +32,7 @@ from jms_selector_spark.parser import MAX_DEPTH, MAX_LENGTH
 from jms_selector_spark.printer import to_text
 from jms_selector_spark.source import Span
 
-BOTH = pytest.mark.parametrize("dialect", ["jms", "activemq"])
+BOTH = pytest.mark.usefixtures("dialect")  # tests/conftest.py: every dialect in DIALECTS
 SECOND = 1.0
 
 

@@ -23,7 +23,7 @@ from jms_selector_spark.parser import parse_tree
 from jms_selector_spark.source import Span, line_col
 from jms_selector_spark.types import INT_MAX, INT_MIN, LONG_MAX, LONG_MIN, JmsType
 
-BOTH = pytest.mark.parametrize("dialect", ["jms", "activemq"])
+BOTH = pytest.mark.usefixtures("dialect")  # tests/conftest.py: every dialect in DIALECTS
 
 C, A = n.CompareOp, n.ArithOp
 

@@ -25,7 +25,7 @@ from jms_selector_spark.tokens import RESERVED
 from jms_selector_spark.types import INT_MAX, LONG_MAX, LONG_MIN, JmsType
 
 EXAMPLES = int(os.environ.get("JMS_PRINTER_EXAMPLES", "300"))
-BOTH = pytest.mark.parametrize("dialect", ["jms", "activemq"])
+BOTH = pytest.mark.usefixtures("dialect")  # tests/conftest.py: every dialect in DIALECTS
 
 
 # -- strict comparison ----------------------------------------------------------------------------
