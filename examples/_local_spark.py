@@ -81,7 +81,7 @@ def progress(spark, label: str, every: float = 5.0):
             finished = sum(d for d, _ in seen.values())
             total = sum(t for _, t in seen.values())
             what = (f"{finished}/{total} tasks in {len(seen)} stage{'s' if len(seen) != 1 else ''}"
-                    if seen else "planning")
+                    if seen else "no task started yet")
             log.info("  … %s (%.0f s): %s", label, time.time() - t0, what)
 
     t0 = time.time()

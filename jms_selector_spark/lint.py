@@ -6,10 +6,10 @@ same caret as errors::
 
     >>> for w in lint("JMSType = car AND a = 1 -- note"):
     ...     print(w)
-    header-vs-property: JMSType is compared with car, a property name (NULL unless messages carry a property 'car'); a string is written 'car' at line 1, column 11
+    warning [header-vs-property] at line 1, column 11: JMSType is compared with car, a property name (NULL unless messages carry a property 'car'); a string is written 'car'
       JMSType = car AND a = 1 -- note
                 ^^^
-    double-minus: '--' is two minus signs in the jms dialect (1 - (-note)), not a comment at line 1, column 25
+    warning [double-minus] at line 1, column 25: '--' is two minus signs in the jms dialect (1 - (-note)), not a comment
       JMSType = car AND a = 1 -- note
                               ^^
 
@@ -162,8 +162,8 @@ def _check_header_vs_property(ctx: _Context):
         if len(headers) != 1 or len(props) != 1:
             continue
         prop = props[0]
-        if ctx.bound is not None and ctx.bound.refs[prop.name].access != "missing":
-            continue  # the table has such a column: comparing two columns is deliberate
+        if ctx.bound is not None and ctx.bound.refs[prop.name].access == "column":
+            continue  # the table has such a column or field: comparing two columns is deliberate
         yield ctx.warn(
             "header-vs-property",
             f"{headers[0].name} is compared with {prop.name}, a property name (NULL unless messages carry a "

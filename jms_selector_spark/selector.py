@@ -111,7 +111,7 @@ def _parse_cached(text: str, dialect: Dialect, max_length: int = MAX_LENGTH) -> 
     try:
         root = parse_tree(text, dialect, max_length=max_length)
     except SelectorSyntaxError as e:
-        hinted = _function_hint(e, text, dialect)
+        hinted = _function_hint(e, text, dialect) or _comment_hint(e, text, dialect)
         if hinted is None:
             raise
         raise hinted from None
@@ -140,3 +140,28 @@ def _function_hint(err: SelectorSyntaxError, text: str, dialect: Dialect) -> "Se
     where = " or ".join(f'dialect="{h}"' for h in having)
     return SelectorSyntaxError(f"{name.upper()} is not a function of the {dialect.name!r} dialect (it has {mine});"
                                f" it exists in {where}", text, Span(start, end))
+
+
+def _comment_hint(err: SelectorSyntaxError, text: str, dialect: Dialect) -> "SelectorSyntaxError | None":
+    """A syntax error after ``--`` in a dialect without comments: say that ``--`` is two minus
+    signs there (``qty > 4 -- more than four`` fails at ``than``)."""
+    if dialect.comments:
+        return None
+    i, end = 0, err.span.start
+    while i < end - 1:
+        if text[i] == "'":
+            close = i + 1
+            while True:
+                close = text.find("'", close)
+                if close < 0 or text[close + 1:close + 2] != "'":
+                    break
+                close += 2
+            if close < 0 or close >= end:
+                return None
+            i = close + 1
+            continue
+        if text.startswith("--", i):
+            return SelectorSyntaxError(f"{err.message} ('--' at column {i + 1} is two minus signs: the {dialect.name!r}"
+                                       " dialect has no comments)", text, err.span)
+        i += 1
+    return None

@@ -182,7 +182,7 @@ def check_demo(stdout, stderr, out):
     lines = stdout.splitlines()
     assert lines[0].startswith("Routed 4,000 messages to 12 subscriptions (topic mode, dialect activemq")
     assert re.match(r"Routed .*: route \+ writing the outputs \d+\.\d s$", lines[0])
-    assert re.match(r"Whole job \d+\.\d s: Spark start \d+\.\d s, archive \d+\.\d s, route \+ write \d+\.\d s, "
+    assert re.match(r"Whole job \d+\.\d s: start \(imports, Spark\) \d+\.\d s, archive \d+\.\d s, route \+ write \d+\.\d s, "
                     r"cross-checks \d+\.\d s \(local\[2\] on \d+ cores, load average \d+\.\d\)$", lines[1])
     assert not [line for line in lines if re.match(r"\d\d:\d\d:\d\d |\d\d/\d\d/\d\d|WARN|\[Stage", line)]
     assert "[1/4] writing 4,000 messages" in stderr and "[3/4] routing" in stderr

@@ -47,6 +47,15 @@ class TestDoubleMinus:
         assert codes("a = '--x' OR b = 'it''s -- fine'") == []
         assert codes("a = 1 /* -- */ OR b = 2", dialect="activemq") == []
 
+    def test_a_comment_that_breaks_the_selector_says_why(self):
+        with pytest.raises(SelectorSyntaxError) as e:
+            parse("qty > 4 -- more than four")
+        assert e.value.message == ("unexpected 'than' ('--' at column 9 is two minus signs: the 'jms' dialect has no "
+                                   "comments)")
+        with pytest.raises(SelectorSyntaxError) as e:
+            parse("a = '--' AND AND b")
+        assert e.value.message == "unexpected 'AND'"  # the -- is inside a string
+
     def test_spaced_minus_signs_are_deliberate(self):
         assert codes("a = 1 - -b") == []
 
@@ -61,6 +70,9 @@ class TestHeaderVsProperty:
     def test_two_properties_or_a_literal_are_fine(self):
         assert codes("JMSType = 'car'") == []
         assert codes("color = shade") == []
+
+    def test_a_map_layout_does_not_silence_it(self):
+        assert codes("JMSType = car", schema=map_schema()) == ["header-vs-property"]
 
     def test_a_real_column_of_that_name_silences_it(self):
         schema = {"JMSType": "string", "car": "string"}
