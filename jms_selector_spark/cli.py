@@ -526,7 +526,9 @@ def _entries_from_file(path: str, fmt: str) -> "list[_Entry]":
     except OSError as e:
         raise _InputError(f"cannot read {path}: {e.strerror or e}") from None
     where = "stdin" if path == "-" else path
-    lines = text.splitlines()
+    # Only line feeds (and CR LF) end a selector: str.splitlines would also split at form feeds,
+    # U+2028 and other characters a selector may hold.
+    lines = [line[:-1] if line.endswith("\r") else line for line in text.split("\n")]
     if fmt == "auto":
         first = next((ln.strip() for ln in lines if ln.strip()), "")
         fmt = "jsonl" if first.startswith("{") else "lines"

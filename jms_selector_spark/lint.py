@@ -194,6 +194,8 @@ def _numeric_use(ctx: _Context, ident: n.Identifier) -> "n.Node | None":
         if isinstance(other, n.Arithmetic) and other.op is n.ArithOp.PLUS and ctx.dialect.string_concatenation:
             return None
         t = _static_type(ctx, other)
+        if t is JmsType.STRING and ctx.dialect.string_ordering:
+            return None  # ActiveMQ orders two strings lexically
         if parent.op.is_ordering or (t is not None and t.is_numeric):
             return parent
     if isinstance(parent, n.Between):

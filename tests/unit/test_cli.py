@@ -492,6 +492,14 @@ class TestEscaping:
                                     "  bad = ' '", "         ^"]
         assert "\x1b" not in out + err
 
+    def test_only_line_feeds_separate_selectors(self, capsys, tmp_path):
+        path = tmp_path / "s.txt"
+        path.write_bytes("a = 1\x0cAND b = 2\r\nc = '\u2028'\n".encode("utf-8"))
+        code, out, _ = run(capsys, "check", "-f", str(path))
+        assert code == 0
+        assert out.splitlines() == ["line 1: valid jms selector: a = 1 AND b = 2", "line 2: valid jms selector: c = '\\u2028'",
+                                    "2 selectors: 2 valid, 0 invalid"]
+
     def test_names_and_messages_are_escaped(self, capsys, tmp_path):
         path = tmp_path / "s.jsonl"
         path.write_text('{"name": "bell\\u0007", "selector": "a = \'\\u2028\'"}\n')

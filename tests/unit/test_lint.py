@@ -104,6 +104,7 @@ class TestStringNumeric:
 
     def test_string_uses_are_fine(self):
         s = map_schema()
+        assert codes("qty > other", dialect="activemq", schema=s) == []  # ActiveMQ orders strings
         assert codes("qty = '4' AND qty LIKE '4%' AND qty IN ('4') AND qty IS NULL", schema=s) == []
         assert codes("qty + 'x' = 'ax'", dialect="activemq", schema=s) == []  # concatenation
 
