@@ -15,7 +15,7 @@ setup: $(VENV)/.installed
 $(VENV)/.installed: setup.cfg constraints.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PIP) install -q --upgrade pip
-	$(PIP) install -q -c constraints.txt -e '.[spark,dev]'
+	$(PIP) install -q -c constraints.txt -e '.[spark,connect,dev]'
 	touch $@
 
 # DEMO_ARGS, e.g. make demo DEMO_ARGS="--rows 1000000 --dialect jms"

@@ -30,18 +30,14 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
 
-    from pyspark.sql import SparkSession
+    from _local_spark import start_spark  # a quiet local session (examples/_local_spark.py)
 
     from jms_selector_spark import selector_to_sql
     from jms_selector_spark.sample_data import write_archive
 
     out = args.out
-    spark = (SparkSession.builder.master("local[2]").appName("jms-example-02")
-             .config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false")
-             .config("spark.sql.session.timeZone", "UTC")
-             # print the scan's whole filter list in explain() (default: cut at 100 characters)
-             .config("spark.sql.maxMetadataStringLength", "1000").getOrCreate())
-    spark.sparkContext.setLogLevel("ERROR")
+    # print the scan's whole filter list in explain() (default: cut at 100 characters)
+    spark = start_spark("jms-example-02", **{"spark.sql.maxMetadataStringLength": "1000"})
     try:
         archive = write_archive(spark, os.path.join(out, "archive"), args.rows)
         messages = spark.read.parquet(archive)

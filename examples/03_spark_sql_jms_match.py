@@ -55,16 +55,12 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
 
-    from pyspark.sql import SparkSession
+    from _local_spark import start_spark  # a quiet local session (examples/_local_spark.py)
 
     from jms_selector_spark import jms_filter, register, register_selector
     from jms_selector_spark.sample_data import messages
 
-    spark = (SparkSession.builder.master("local[2]").appName("jms-example-03")
-             .config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false")
-             .config("spark.sql.shuffle.partitions", "2").config("spark.sql.session.timeZone", "UTC")
-             .getOrCreate())
-    spark.sparkContext.setLogLevel("ERROR")
+    spark = start_spark("jms-example-03", **{"spark.sql.shuffle.partitions": "2"})
     try:
         messages(spark, args.rows).cache().createOrReplaceTempView("messages")
         spark.createDataFrame(SUBSCRIPTIONS, "name STRING, selector STRING").createOrReplaceTempView("subscriptions")

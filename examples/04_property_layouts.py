@@ -35,15 +35,12 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
 
-    from pyspark.sql import SparkSession
+    from _local_spark import start_spark  # a quiet local session (examples/_local_spark.py)
 
     from jms_selector_spark import evaluate, selector_to_sql
     from jms_selector_spark.sample_data import LAYOUTS, messages
 
-    spark = (SparkSession.builder.master("local[2]").appName("jms-example-04")
-             .config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false")
-             .config("spark.sql.session.timeZone", "UTC").getOrCreate())
-    spark.sparkContext.setLogLevel("ERROR")
+    spark = start_spark("jms-example-04")
     try:
         tables = {layout: messages(spark, args.rows, layout=layout) for layout in LAYOUTS}
         for layout, df in tables.items():

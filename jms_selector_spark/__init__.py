@@ -11,6 +11,7 @@ Public API (the names are stable)::
     register(spark, *, dialect="jms", name="jms_match")        # jms_match & friends for spark.sql
     register_selector(spark, name, selector, source, ...)      # a selector as a native SQL function
     route(messages, subscriptions, *, mode="topic", ...) -> DataFrame
+    lint(selector, dialect="jms", schema=None, **binding) -> list[LintWarning]
 
 Nothing here imports Spark; the Spark entry points import it when called.
 """
@@ -25,6 +26,7 @@ from .errors import (
     UnsupportedSelectorError,
 )
 from .interpreter import evaluate
+from .lint import LintWarning, lint
 from .routing import Subscription, route, subscription_errors
 from .selector import Selector, parse
 from .sql_functions import register, register_route, register_selector, selector_columns
@@ -42,6 +44,8 @@ __all__ = [
     "register_route",
     "selector_columns",
     "route",
+    "lint",
+    "LintWarning",
     "Subscription",
     "subscription_errors",
     "Selector",

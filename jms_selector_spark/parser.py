@@ -393,8 +393,10 @@ def _parser_for(dialect: Dialect) -> _Parser:
     return _Parser(dialect)
 
 
-def parse_tree(text: str, dialect: "str | Dialect" = "jms") -> "n.Node | None":
+def parse_tree(text: str, dialect: "str | Dialect" = "jms", *, max_length: int = MAX_LENGTH) -> "n.Node | None":
     """Parse ``text`` to an unchecked AST (None for an empty or blank selector).
+
+    ``max_length`` is the longest text accepted, in characters (default `MAX_LENGTH`).
 
     Raises `SelectorSyntaxError` for text that is not a selector. Static type rules are applied
     afterwards by `checker.check`; use `jms_selector_spark.parse` for both.
@@ -402,9 +404,10 @@ def parse_tree(text: str, dialect: "str | Dialect" = "jms") -> "n.Node | None":
     d = get_dialect(dialect)
     if not isinstance(text, str):
         raise TypeError(f"a selector is a str, not {type(text).__name__}")
-    if len(text) > MAX_LENGTH:
-        raise SelectorSyntaxError(f"selector is longer than {MAX_LENGTH:,} characters", text,
-                                  Span(MAX_LENGTH, len(text)))
+    if len(text) > max_length:
+        raise SelectorSyntaxError(f"selector is longer than {max_length:,} characters"
+                                  + (" (parse(text, max_length=N) takes a larger limit)" if max_length == MAX_LENGTH
+                                     else ""), text, Span(max_length, len(text)))
     if d.max_length is not None and len(text.encode("utf-8", "surrogatepass")) > d.max_length:
         raise SelectorSyntaxError(f"selector is longer than the {d.name} limit of {d.max_length:,} bytes",
                                   text, Span(0, len(text)))

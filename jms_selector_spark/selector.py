@@ -6,8 +6,10 @@ from dataclasses import dataclass
 
 from . import nodes as n
 from .checker import check
-from .dialects import Dialect, get_dialect
-from .parser import parse_tree
+from .dialects import DIALECTS, Dialect, get_dialect
+from .errors import SelectorSyntaxError
+from .parser import MAX_LENGTH, parse_tree
+from .source import Span
 from .printer import to_text
 from .visitor import ensure_recursion_room
 
@@ -53,14 +55,14 @@ class Selector:
     def __reduce__(self):
         # Pickled as its text and re-parsed on the other side (a Spark executor): a deep tree
         # would otherwise make pickle itself recurse once per level.
-        return (_unpickle, (self.text, self.dialect))
+        return (_unpickle, (self.text, self.dialect, max(MAX_LENGTH, len(self.text))))
 
 
-def _unpickle(text: str, dialect: Dialect) -> "Selector":
-    return _parse_cached(text, dialect)
+def _unpickle(text: str, dialect: Dialect, max_length: int = MAX_LENGTH) -> "Selector":
+    return _parse_cached(text, dialect, max_length)
 
 
-def parse(selector: str, *, dialect: "str | Dialect" = "jms") -> Selector:
+def parse(selector: str, *, dialect: "str | Dialect" = "jms", max_length: int = MAX_LENGTH) -> Selector:
     """Parse and check a JMS message selector.
 
     Parameters
@@ -69,6 +71,11 @@ def parse(selector: str, *, dialect: "str | Dialect" = "jms") -> Selector:
         The selector text. Empty or blank means "no selector" (every message matches).
     dialect : str or Dialect, default "jms"
         ``"jms"`` (the specification) or ``"activemq"`` (ActiveMQ Classic 5.17).
+    max_length : int, default 65,536
+        The longest selector accepted, in characters (a guard against runaway input). A longer
+        selector, such as an IN list of 10,000 items, needs a larger limit here; the `Selector`
+        this returns can then be given to `selector_to_sql`, `jms_filter`, `explain_filter`,
+        `register_selector` or `lint` in place of the text.
 
     Returns
     -------
@@ -94,7 +101,9 @@ def parse(selector: str, *, dialect: "str | Dialect" = "jms") -> Selector:
     """
     if not isinstance(selector, str):
         raise TypeError(f"a selector is a str, not {type(selector).__name__}")
-    return _parse_cached(selector, get_dialect(dialect))
+    if not isinstance(max_length, int) or isinstance(max_length, bool) or max_length < 1:
+        raise ValueError(f"max_length must be a positive int, not {max_length!r}")
+    return _parse_cached(selector, get_dialect(dialect), max_length)
 
 
 def as_selector(selector: "str | Selector", dialect: "str | Dialect" = "jms") -> Selector:
@@ -104,9 +113,61 @@ def as_selector(selector: "str | Selector", dialect: "str | Dialect" = "jms") ->
 
 
 @functools.lru_cache(maxsize=4096)
-def _parse_cached(text: str, dialect: Dialect) -> Selector:
-    root = parse_tree(text, dialect)
+def _parse_cached(text: str, dialect: Dialect, max_length: int = MAX_LENGTH) -> Selector:
+    try:
+        root = parse_tree(text, dialect, max_length=max_length)
+    except SelectorSyntaxError as e:
+        hinted = _function_hint(e, text, dialect) or _comment_hint(e, text, dialect)
+        if hinted is None:
+            raise
+        raise hinted from None
     if root is not None:
         ensure_recursion_room(n.depth(root))
         check(root, dialect, text)
     return Selector(text, root, dialect)
+
+
+def _function_hint(err: SelectorSyntaxError, text: str, dialect: Dialect) -> "SelectorSyntaxError | None":
+    """``SPLIT(a, ',')`` in a dialect without functions fails at the ``(``; when the name before it
+    is a function of another built-in dialect, say so (pointing at the name)."""
+    if not err.message.startswith("unexpected '('"):
+        return None
+    end = len(text[:err.span.start].rstrip())
+    start = end
+    while start > 0 and (text[start - 1].isalnum() or text[start - 1] in "_$"):
+        start -= 1
+    name = text[start:end]
+    if not name or name[0].isdigit():
+        return None
+    having = [d.name for d in DIALECTS.values() if d.name != dialect.name and name.upper() in d.functions]
+    if not having:
+        return None
+    mine = ", ".join(sorted(dialect.functions)) or "no functions"
+    where = " or ".join(f'dialect="{h}"' for h in having)
+    return SelectorSyntaxError(f"{name.upper()} is not a function of the {dialect.name!r} dialect (it has {mine});"
+                               f" it exists in {where}", text, Span(start, end))
+
+
+def _comment_hint(err: SelectorSyntaxError, text: str, dialect: Dialect) -> "SelectorSyntaxError | None":
+    """A syntax error after ``--`` in a dialect without comments: say that ``--`` is two minus
+    signs there (``qty > 4 -- more than four`` fails at ``than``)."""
+    if dialect.comments:
+        return None
+    i, end = 0, err.span.start
+    while i < end - 1:
+        if text[i] == "'":
+            close = i + 1
+            while True:
+                close = text.find("'", close)
+                if close < 0 or text[close + 1:close + 2] != "'":
+                    break
+                close += 2
+            if close < 0 or close >= end:
+                return None
+            i = close + 1
+            continue
+        if text.startswith("--", i):
+            return SelectorSyntaxError(f"{err.message} ('--' at column {i + 1} is two minus signs: the {dialect.name!r}"
+                                       " dialect has no comments)", text, err.span)
+        i += 1
+    return None

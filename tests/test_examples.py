@@ -39,8 +39,12 @@ RUNS = {
 }
 
 
+#: The examples that start Spark through examples/_local_spark.py: nothing from Spark on stderr.
+QUIET = {"02_etl_selector_to_sql.py", "03_spark_sql_jms_match.py", "04_property_layouts.py", "route_demo.py"}
+
+
 def test_every_example_is_run_here_and_says_what_it_shows():
-    files = sorted(p.name for p in EXAMPLES.glob("*.py"))
+    files = sorted(p.name for p in EXAMPLES.glob("*.py") if not p.name.startswith("_"))  # _*.py: shared helpers
     assert files == sorted(RUNS), "add the new example to RUNS (and a check below)"
     for name in files:
         doc = ast.get_docstring(ast.parse((EXAMPLES / name).read_text(encoding="utf-8")))
@@ -86,6 +90,10 @@ def test_example(name, runs, request):
     proc = future.result()
     assert proc.returncode == 0, f"{name} exited {proc.returncode}\n{proc.stdout}\n{proc.stderr[-4000:]}"
     CHECKS[name](proc.stdout, proc.stderr, tmp / "out")
+    if name in QUIET:  # Spark's start-up chatter is switched off (examples/_local_spark.py)
+        noise = [line for line in proc.stderr.splitlines()
+                 if "log4j" in line or " WARN " in line or "setLogLevel" in line or "[Stage" in line]
+        assert not noise, f"{name}: Spark start-up noise on stderr: {noise[:3]}"
 
 
 # -- what each example must print (and write) ------------------------------------------------------
@@ -173,6 +181,9 @@ def check_demo(stdout, stderr, out):
         sys.path.remove(str(EXAMPLES))
     lines = stdout.splitlines()
     assert lines[0].startswith("Routed 4,000 messages to 12 subscriptions (topic mode, dialect activemq")
+    assert re.match(r"Routed .*: route \+ writing the outputs \d+\.\d s$", lines[0])
+    assert re.match(r"Whole job \d+\.\d s: start \(imports, Spark\) \d+\.\d s, archive \d+\.\d s, route \+ write \d+\.\d s, "
+                    r"cross-checks \d+\.\d s \(local\[2\] on \d+ cores, load average \d+\.\d\)$", lines[1])
     assert not [line for line in lines if re.match(r"\d\d:\d\d:\d\d |\d\d/\d\d/\d\d|WARN|\[Stage", line)]
     assert "[1/4] writing 4,000 messages" in stderr and "[3/4] routing" in stderr
     errors = jss.subscription_errors(route_demo.SUBSCRIPTIONS, dialect="activemq")

@@ -22,6 +22,15 @@ from jms_selector_spark.parser import MAX_DEPTH
 
 ENV = {**os.environ, "PYTHONIOENCODING": "utf-8"}
 
+#: The exit codes as --help prints them (and as README's CLI section lists them).
+EXIT_CODES_TEXT = """\
+exit status:
+  0  every selector is valid (and, for lint / check --lint, has no warning)
+  1  at least one selector is invalid (its error and caret are on stderr)
+  2  usage error: bad option, unreadable --file, malformed JSON line, bad --schema
+  3  lint / check --lint: every selector is valid, at least one has a warning
+"""
+
 
 def run(capsys, *argv):
     code = main(list(argv))
@@ -117,7 +126,9 @@ class TestExplain:
             "spark sql:\n"
             f"  {expected_sql}\n"
             "\n"
-            "plan (jms_filter): fully native, one WHERE fragment, no Python\n")
+            "plan (jms_filter): fully native, one WHERE fragment, no Python\n"
+            "\n"
+            "lint: no warnings\n")
         assert "`weight` > 2500" in expected_sql
 
     def test_without_a_schema_the_assumed_types_are_shown(self, capsys):
@@ -149,8 +160,9 @@ class TestExplain:
         code, out, _ = run(capsys, "explain", "--dialect", "activemq", "SPLIT(s, ',') IS NULL")
         assert code == 0
         assert sql_line(out) == "  (none: SPLIT(...) has no exact Spark SQL form here)"
-        assert out.splitlines()[-3:] == ["plan (jms_filter): native where it maps, the vectorized Arrow UDF for the rest",
-                                         "  fallback  SPLIT(s, ',') IS NULL", "            -> vectorized Arrow UDF"]
+        assert out.splitlines()[-5:] == ["plan (jms_filter): native where it maps, the vectorized Arrow UDF for the rest",
+                                         "  fallback  SPLIT(s, ',') IS NULL", "            -> vectorized Arrow UDF",
+                                         "", "lint: no warnings (give --schema for the table checks)"]
 
     def test_invalid_selector(self, capsys):
         code, out, err = run(capsys, "explain", "a = ")
@@ -201,7 +213,7 @@ class TestExplain:
 
     def test_sections_are_a_table(self):
         assert [f.__name__ for f in EXPLAIN_SECTIONS] == ["_section_selector", "_section_tree", "_section_sql",
-                                                          "_section_plan"]
+                                                          "_section_plan", "_section_lint"]
 
 
 class TestRenderTree:
@@ -262,9 +274,11 @@ class TestUsage:
     def test_help(self, capsys):
         code, out, _ = run(capsys, "--help")
         assert code == 0
-        assert "check" in out and "explain" in out and "exit status: 0 valid, 1 invalid selector, 2 usage error" in out
+        assert "check" in out and "explain" in out and "lint" in out
+        assert out.endswith(EXIT_CODES_TEXT)
         code, out, _ = run(capsys, "explain", "--help")
-        assert code == 0 and "--schema NAME:TYPE,..." in out and "--dialect {activemq,jms}" in out
+        assert code == 0 and "--schema SCHEMA" in out and "--dialect {activemq,jms}" in out
+        assert out.endswith(EXIT_CODES_TEXT)
 
     def test_version(self, capsys):
         from jms_selector_spark import __version__
@@ -321,3 +335,182 @@ def test_explain_shows_the_hybrid_plan(capsys):
     assert "fallback  SPLIT(color, ',') IS NOT NULL\n" in plan and "vectorized Arrow UDF" in plan
     code, out, _ = run(capsys, "explain", "weight > 2500", "--schema", "weight:long")
     assert "plan (jms_filter): fully native, one WHERE fragment, no Python" in out
+
+
+# -- many selectors, lint, schemas, escaping, exit codes ------------------------------------------
+
+SELECTORS = ("JMSType = 'car'\n"
+             "# a comment, and a blank line\n"
+             "\n"
+             "color = 'blue' AND AND w > 1\n"
+             "JMSType = car\n")
+
+
+class TestManySelectors:
+    def test_lines_from_a_file(self, capsys, tmp_path):
+        path = tmp_path / "selectors.txt"
+        path.write_text(SELECTORS)
+        code, out, err = run(capsys, "check", "--file", str(path))
+        assert code == 1
+        assert out.splitlines() == ["line 1: valid jms selector: JMSType = 'car'",
+                                    "line 5: valid jms selector: JMSType = car",
+                                    "3 selectors: 2 valid, 1 invalid"]
+        assert err.splitlines() == ["line 4: SelectorSyntaxError: unexpected 'AND' at line 1, column 20",
+                                    "  color = 'blue' AND AND w > 1", "                     ^^^"]
+
+    def test_json_lines_from_stdin_with_lint(self, capsys, monkeypatch):
+        data = ('{"name": "cars", "selector": "JMSType = \'car\'"}\n'
+                '{"name": "typo", "selector": "JMSType = car"}\n')
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data.encode())))
+        code, out, err = run(capsys, "check", "--lint", "-f", "-")
+        assert code == 3 and err == ""
+        assert out.splitlines() == [
+            "cars: valid jms selector: JMSType = 'car'",
+            "typo: valid jms selector: JMSType = car",
+            "typo: warning [header-vs-property] at line 1, column 11: JMSType is compared with car, a property "
+            "name (NULL unless messages carry a property 'car'); a string is written 'car'",
+            "  JMSType = car", "            ^^^",
+            "2 selectors: 2 valid (1 with lint warnings), 0 invalid"]
+
+    def test_explain_many(self, capsys, tmp_path):
+        path = tmp_path / "s.jsonl"
+        path.write_text('{"name": "a", "selector": "a = 1"}\n{"name": "b", "selector": "b = 2"}\n')
+        code, out, _ = run(capsys, "explain", "-f", str(path), "--schema", "a:long,b:long")
+        assert code == 0
+        assert out.startswith("== a ==\n\nselector (jms dialect):\n  a = 1\n")
+        assert "\n\n== b ==\n\nselector (jms dialect):\n  b = 2\n" in out
+        assert out.endswith("2 selectors: 2 valid, 0 invalid\n")
+
+    @pytest.mark.parametrize("content, message", [
+        ('{"name": "x"}\n', 'line 1: expected {"name": ..., "selector": "..."}'),
+        ('{"name": "x", "selector": "a = 1"}\n{oops\n', "line 2: not JSON"),
+    ])
+    def test_malformed_json_lines_are_usage_errors(self, capsys, tmp_path, content, message):
+        path = tmp_path / "bad.jsonl"
+        path.write_text(content)
+        code, out, err = run(capsys, "check", "-f", str(path))
+        assert code == 2 and out == ""
+        assert err.startswith("usage: jms-selector check") and message in err
+
+    def test_usage_errors(self, capsys, tmp_path):
+        assert run(capsys, "check", "-f", str(tmp_path / "missing.txt"))[0] == 2
+        assert run(capsys, "check", "-f", str(tmp_path / "missing.txt"), "a = 1")[0] == 2
+        assert run(capsys, "lint")[0] == 2
+        assert run(capsys, "check", "--header", "JMSType", "a = 1")[0] == 2
+
+
+class TestLintCommand:
+    def test_exit_codes(self, capsys):
+        assert run(capsys, "lint", "JMSType = 'car'") == (0, "valid jms selector: JMSType = 'car'\n", "")
+        code, out, _ = run(capsys, "lint", "a = 1 -- note")
+        assert code == 3
+        assert out.splitlines() == ["warning [double-minus] at line 1, column 7: '--' is two minus signs in the jms "
+                                    "dialect (1 - (-note)), not a comment", "  a = 1 -- note", "        ^^"]
+        assert run(capsys, "lint", "a = ")[0] == 1
+        assert run(capsys, "lint", "-q", "a = 1 -- note") == (3, "", "")
+        assert run(capsys, "check", "a = 1 -- note")[0] == 0  # without --lint, check only validates
+
+    def test_function_of_another_dialect(self, capsys):
+        code, _, err = run(capsys, "check", "SPLIT(region, '-') IS NOT NULL")
+        assert code == 1
+        assert err.splitlines()[0] == ("SelectorSyntaxError: SPLIT is not a function of the 'jms' dialect (it has no "
+                                       'functions); it exists in dialect="activemq" at line 1, column 1')
+
+    def test_binding_options(self, capsys):
+        schema = "mt STRING, props MAP<STRING,STRING>"
+        code, out, _ = run(capsys, "lint", "--schema", schema, "--properties", "props", "--header", "JMSType=mt",
+                           "JMSType = 'x' AND qty > 4")
+        assert code == 3 and out.startswith("warning [string-numeric] at line 1, column 19:")
+        assert "MAP<STRING,STRING> column 'props'" in out and "missing-header" not in out
+
+    def test_explain_shows_warnings(self, capsys):
+        code, out, _ = run(capsys, "explain", "--schema", "weight:long", "Weight > 5")
+        assert code == 0
+        assert out.split("\n\nlint: ")[1].splitlines()[:2] == [
+            "1 warning",
+            "  warning [missing-property] at line 1, column 1: property 'Weight' cannot be held by this table "
+            "(the table has no such column): NULL on every message; did you mean 'weight'? (names are "
+            "case-sensitive)"]
+
+
+class TestSchemaSources:
+    def test_ddl(self, capsys):
+        code, out, _ = run(capsys, "explain", "--schema", "qty STRING, properties MAP<STRING, STRING>", "qty > 4")
+        assert code == 0
+        assert "schema (--schema): qty: string, properties: map<string,string>" in out
+        assert "warning [string-numeric]" in out and "warning [shadowed-column]" in out
+
+    def test_ddl_types(self):
+        from jms_selector_spark.cli import parse_ddl
+
+        schema = parse_ddl("a DECIMAL(38, 0) NOT NULL COMMENT 'it''s', `b c` STRUCT<x: INT, y ARRAY<STRING>>,"
+                           " d VARCHAR(3), m map<string, variant>, t timestamp_ntz")
+        assert schema.simpleString() == ("struct<a:decimal(38,0),b c:struct<x:int,y:array<string>>,d:string,"
+                                         "m:map<string,variant>,t:timestamp_ntz>")
+
+    @pytest.mark.parametrize("text, message", [
+        ("a BIGINT, b MAP<STRING, STRING", "DDL schema: expected '>' at the end"),
+        ("a FROB", "DDL schema: unknown type 'frob'"),
+        ("weight:lng", "column 'weight': unknown JMS type 'lng'"),
+    ])
+    def test_bad_schema(self, capsys, text, message):
+        code, _, err = run(capsys, "lint", "--schema", text, "a = 1")
+        assert code == 2 and f"argument --schema: {message}" in err
+
+    def test_parquet_file_and_folder(self, capsys, tmp_path):
+        pa = pytest.importorskip("pyarrow")
+        pq = pytest.importorskip("pyarrow.parquet")
+        from decimal import Decimal
+
+        table = pa.table({"JMSType": pa.array(["car"]), "amount": pa.array([Decimal(1)], pa.decimal128(38, 0)),
+                          "properties": pa.array([[("qty", "5")]], pa.map_(pa.string(), pa.string()))})
+        folder = tmp_path / "archive"
+        folder.mkdir()
+        (folder / "_SUCCESS").write_text("")
+        pq.write_table(table, folder / "part-00000.parquet")
+        for where in (folder, folder / "part-00000.parquet"):
+            code, out, _ = run(capsys, "lint", "--schema", str(where), "JMSType = 'car' AND qty > 4")
+            assert code == 3 and "MAP<STRING,STRING> column 'properties'" in out
+        code, out, _ = run(capsys, "lint", "--schema", str(tmp_path), "a = 1")  # found in a sub-folder
+        assert code == 3 and "MAP<STRING,STRING> column 'properties'" in out
+        (tmp_path / "empty").mkdir()
+        code, _, err = run(capsys, "lint", "--schema", str(tmp_path / "empty"), "a = 1")
+        assert code == 2 and "no .parquet file under" in err
+        (tmp_path / "not.parquet").write_text("hello")
+        code, _, err = run(capsys, "lint", "--schema", str(tmp_path / "not.parquet"), "a = 1")
+        assert code == 2 and "not a Parquet file" in err
+
+
+class TestEscaping:
+    def test_control_characters_and_invalid_utf8(self, capsys, monkeypatch):
+        data = b"x = '\x1b[31mred'\nbad = '\xff'\n"
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
+        code, out, err = run(capsys, "check", "-f", "-")
+        assert code == 1
+        assert out.splitlines()[0] == "line 1: valid jms selector: x = '\\x1b[31mred'"
+        assert err.splitlines() == ["line 2: SelectorSyntaxError: invalid UTF-8 (byte 0xFF) at line 1, column 8",
+                                    "  bad = ' '", "         ^"]
+        assert "\x1b" not in out + err
+
+    def test_only_line_feeds_separate_selectors(self, capsys, tmp_path):
+        path = tmp_path / "s.txt"
+        path.write_bytes("a = 1\x0cAND b = 2\r\nc = '\u2028'\n".encode("utf-8"))
+        code, out, _ = run(capsys, "check", "-f", str(path))
+        assert code == 0
+        assert out.splitlines() == ["line 1: valid jms selector: a = 1 AND b = 2", "line 2: valid jms selector: c = '\\u2028'",
+                                    "2 selectors: 2 valid, 0 invalid"]
+
+    def test_names_and_messages_are_escaped(self, capsys, tmp_path):
+        path = tmp_path / "s.jsonl"
+        path.write_text('{"name": "bell\\u0007", "selector": "a = \'\\u2028\'"}\n')
+        code, out, _ = run(capsys, "check", "-f", str(path))
+        assert code == 0 and out.splitlines()[0] == "bell\\x07: valid jms selector: a = '\\u2028'"
+
+    def test_subprocess_bytes(self, tmp_path):
+        path = tmp_path / "s.txt"
+        path.write_bytes(b"a = '\xc3\xa9\x07'\nb = '\xe9'\n")
+        proc = subprocess.run([sys.executable, "-m", "jms_selector_spark", "check", "-f", str(path)],
+                              capture_output=True, env=ENV, timeout=60)
+        assert proc.returncode == 1
+        assert proc.stdout.decode("utf-8").splitlines()[0] == "line 1: valid jms selector: a = '\u00e9\\x07'"
+        assert proc.stderr.decode("utf-8").startswith("line 2: SelectorSyntaxError: invalid UTF-8 (byte 0xE9)")
