@@ -668,8 +668,14 @@ def route_report(routed, subscriptions, *, mode: str = "topic", dialect: "str | 
             unassigned[r["outcome"]] += r["count"]
         else:
             per.setdefault(r["subscription"], dict({"error": None}, **{o: 0 for o in OUTCOMES}))[r["outcome"]] += r["count"]
-    why = {"dead_letter": rules.why("durable_nonmatch") + "; " + rules.why("topic_unmatched" if mode == "topic" else "queue_unmatched"),
-           "dropped": rules.why("topic_unmatched" if mode == "topic" else "queue_unmatched"),
-           "remains_queued": rules.why("queue_unmatched") + "; exclusive queue: egress filter (R11); no consumer (R7)"}
+    if mode == "topic":
+        why = {"dead_letter": rules.why("durable_nonmatch") + (
+                   "; " + rules.why("topic_unmatched") if rules.topic_unmatched == "dead_letter" else ""),
+               "dropped": rules.why("topic_unmatched")}
+    else:
+        why = {o: rules.why("queue_unmatched") for o in ("dead_letter", "dropped")}
+        why["remains_queued"] = (rules.why("queue_unmatched") if rules.queue_unmatched == "remains_queued" else
+                                 "a queue without consumers keeps its messages (R7)") + (
+            "; exclusive queue: the selector is an egress filter (R11)")
     return {"routing": rules.name, "subscriptions": per, "unassigned": unassigned,
             "rules": {o: why[o] for o in why if unassigned[o] or any(v[o] for v in per.values())}, "rows": total}
