@@ -369,7 +369,7 @@ def _expected(spark, name):
     if name.startswith("05_"):
         groups = {}
         for mid, names in matching.items():
-            for sub in names or ["(dead letter)"]:  # some subscription is durable: dead letters kept
+            for sub in names or ["(dropped)"]:  # kept once, outcome 'dropped' (jms routing rules)
                 groups.setdefault(sub, []).append(mid)
         return sorted((k, len(v), ", ".join(sorted(v))) for k, v in groups.items())
     if name.startswith("06_"):

@@ -1,5 +1,6 @@
 -- route() in queue mode: every message exactly once, round-robin among the subscriptions that
--- match it (in JMSTimestamp order); NULL for a message none matches.
+-- match it (in JMSTimestamp order); a message none matches stays on the queue (subscription NULL,
+-- outcome 'remains_queued' under the jms rules).
 -- setup: register_route(spark, "queued", "messages", "subscriptions", mode="queue")
 SELECT JMSMessageID, subscription
 FROM queued
