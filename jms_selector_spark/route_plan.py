@@ -188,11 +188,16 @@ def plan_routing(native, fallback, schema, dialect, binding: "Binding | None" = 
     return plan
 
 
-def _guard_column(schema) -> "str | None":
-    from pyspark.sql import types as PT
+_ORDERABLE = {"string", "boolean", "byte", "short", "integer", "long", "float", "double", "timestamp",
+              "timestamp_ntz", "date"}
 
+
+def _guard_column(schema) -> "str | None":
+    """A top-level column of an orderable atomic type (any: the guard only sorts one value)."""
+    if isinstance(schema, dict):  # {column: jms type}: flat, every JMS type is orderable
+        return next(iter(schema), None)
     for f in getattr(schema, "fields", ()):
-        if isinstance(f.dataType, (PT.StringType, PT.NumericType, PT.BooleanType, PT.TimestampType, PT.DateType)):
+        if f.dataType.typeName() in _ORDERABLE or f.dataType.typeName().startswith("decimal"):
             return f.name
     return None
 
@@ -279,8 +284,10 @@ def explain_routing(schema, subscriptions, *, dialect="jms", index: bool = True,
 
 def format_plan(plan: RoutingPlan, *, invalid: Iterable = (), max_values: int = 8) -> str:
     native = len(plan.fragments)
+    invalid = list(invalid)
     lines = [f"routing plan: {native} native subscriptions in {len(plan.groups)} indexed group(s) + "
-             f"{len(plan.general)} general; {len(plan.fallback)} fallback (Arrow UDF); {len(list(invalid))} invalid"]
+             f"{len(plan.general)} general; {len(plan.fallback)} fallback (Arrow UDF); {len(invalid)} invalid"
+             + (f" ({', '.join(invalid[:10])}{', ...' if len(invalid) > 10 else ''}: not routed)" if invalid else "")]
     for g in sorted(plan.groups, key=lambda g: -len(g.members)):
         sizes = sorted(((len(ns), v) for v, ns in g.by_value.items()), reverse=True)
         shown = ", ".join(f"{v!r}: {k}" for k, v in sizes[:max_values])
