@@ -62,32 +62,65 @@ class AccessPredicate:
 
 
 @dataclass(frozen=True)
+class Node:
+    """Subscriptions to evaluate: some indexed in groups (`Group`), the ``general`` ones always."""
+
+    groups: tuple = ()  # of Group
+    general: tuple = ()  # subscription names
+
+    @property
+    def names(self) -> tuple:
+        out = dict.fromkeys(self.general)
+        for g in self.groups:
+            out.update(dict.fromkeys(g.members))
+        return tuple(out)
+
+    @property
+    def case_count(self) -> int:
+        return sum(c.case_count for g in self.groups for c in g.by_value.values()) + len(self.general)
+
+    def estimated_evaluated(self) -> float:
+        return sum(sum(c.estimated_evaluated() for c in g.by_value.values()) / len(g.by_value)
+                   for g in self.groups) + len(self.general)
+
+    def depth(self) -> int:
+        return max((1 + c.depth() for g in self.groups for c in g.by_value.values()), default=0)
+
+
+@dataclass(frozen=True)
 class Group:
-    """Subscriptions indexed on one value: ``by_value[v]`` are the candidates when it is ``v``."""
+    """Subscriptions indexed on one value: ``by_value[v]`` (a `Node`) holds the candidates when
+    the message's value is ``v`` (indexed further on another value when that pays)."""
 
     name: str
     value_sql: str
-    by_value: dict  # value -> tuple of subscription names
+    by_value: dict  # value -> Node
     members: tuple  # subscription names
 
 
 @dataclass(frozen=True)
 class RoutingPlan:
-    groups: tuple  # of Group
-    general: tuple  # subscription names evaluated for every message
+    root: Node
     fallback: tuple  # subscription names evaluated by the Arrow UDF
     fragments: dict = field(repr=False)  # name -> native SQL fragment
     guard_column: "str | None" = None  # top-level column the codegen guard reads (None: no guard)
 
     @property
+    def groups(self) -> tuple:
+        return self.root.groups
+
+    @property
+    def general(self) -> tuple:
+        return self.root.general
+
+    @property
     def case_count(self) -> int:
-        return sum(sum(len(v) for v in g.by_value.values()) for g in self.groups) + len(self.general)
+        return self.root.case_count
 
     def estimated_evaluated(self) -> float:
         """Native subscriptions evaluated per message, if every value named by the subscriptions is
         equally frequent and messages carry only those (an upper estimate otherwise)."""
-        return round(sum(sum(len(v) for v in g.by_value.values()) / len(g.by_value) for g in self.groups)
-                     + len(self.general), 2)
+        return round(self.root.estimated_evaluated(), 2)
 
 
 # -- access predicates ------------------------------------------------------------------------
@@ -146,46 +179,68 @@ def access_candidates(selector: str, schema, dialect, binding: Binding) -> list:
 
 # -- the plan -----------------------------------------------------------------------------------
 
+#: A branch with more candidates than this is indexed again on another access value ...
+SPLIT_MIN = 6
+#: ... up to this depth, and only if that repeats CASEs (IN lists in several branches) at most
+#: this many times over.
+MAX_DEPTH = 3
+MAX_REPEAT = 2.0
+
+
 def plan_routing(native, fallback, schema, dialect, binding: "Binding | None" = None, *,
                  index: bool = True, jit_cases: int = JIT_CASES) -> RoutingPlan:
     """The `RoutingPlan` of ``native`` ``[(subscription, fragment)]`` and ``fallback``
     ``[subscription]`` (objects with ``name`` and ``selector``)."""
     binding = binding or Binding()
     fragments = {s.name: frag for s, frag in native}
-    cands = {}
+    names = [s.name for s, _ in native]
     if index:
-        for s, _ in native:
-            cands[s.name] = access_candidates(s.selector or "", schema, dialect, binding)
+        cands = {s.name: access_candidates(s.selector or "", schema, dialect, binding) for s, _ in native}
+        root = _index(names, cands, frozenset(), 0)
+    else:
+        root = Node((), tuple(names))
+    guard = _guard_column(schema) if root.case_count > jit_cases else None
+    return RoutingPlan(root, tuple(s.name for s in fallback), fragments, guard)
+
+
+def _index(names, cands, used: frozenset, depth: int) -> Node:
+    """Group ``names`` by their most selective access predicate not on a ``used`` value."""
     distinct: dict = {}
-    for preds in cands.values():
-        for p in preds:
-            distinct.setdefault(p.value_sql, set()).update(p.values)
+    for nm in names:
+        for p in cands[nm]:
+            if p.value_sql not in used:
+                distinct.setdefault(p.value_sql, set()).update(p.values)
     chosen = {}
-    for s, _ in native:
+    for nm in names:
         best = None
-        for p in cands.get(s.name, ()):
+        for p in cands[nm]:
+            if p.value_sql in used:
+                continue
             est = len(p.values) / len(distinct[p.value_sql])
             if est <= MAX_SELECTIVITY and (best is None or est < best[0]):
                 best = (est, p)
         if best:
-            chosen[s.name] = best[1]
-    groups, by_key = [], {}
-    for s, _ in native:
-        p = chosen.get(s.name)
-        if p is not None:
-            by_key.setdefault(p.value_sql, []).append((s.name, p))
+            chosen[nm] = best[1]
+    by_key: dict = {}
+    for nm in names:
+        if nm in chosen:
+            by_key.setdefault(chosen[nm].value_sql, []).append(nm)
+    groups = []
     for key, members in by_key.items():
         by_value: dict = {}
-        for name, p in members:
-            for v in p.values:
-                by_value.setdefault(v, []).append(name)
-        groups.append(Group(members[0][1].name, key, {v: tuple(ns) for v, ns in by_value.items()},
-                            tuple(name for name, _ in members)))
-    general = tuple(s.name for s, _ in native if s.name not in chosen)
-    plan = RoutingPlan(tuple(groups), general, tuple(s.name for s in fallback), fragments)
-    if plan.case_count > jit_cases:
-        plan = RoutingPlan(plan.groups, plan.general, plan.fallback, fragments, _guard_column(schema))
-    return plan
+        for nm in members:
+            for v in chosen[nm].values:
+                by_value.setdefault(v, []).append(nm)
+        branches = {}
+        for v, ns in by_value.items():
+            node = Node((), tuple(ns))
+            if len(ns) > SPLIT_MIN and depth + 1 < MAX_DEPTH:
+                sub = _index(ns, cands, used | {key}, depth + 1)
+                if sub.groups and sub.case_count <= MAX_REPEAT * len(ns):
+                    node = sub
+            branches[v] = node
+        groups.append(Group(chosen[members[0]].name, key, branches, tuple(members)))
+    return Node(tuple(groups), tuple(nm for nm in names if nm not in chosen))
 
 
 _ORDERABLE = {"string", "boolean", "byte", "short", "integer", "long", "float", "double", "timestamp",
@@ -216,20 +271,26 @@ def _names_sql(names, fragments) -> str:
     return f"array_except(array({cases}), array(CAST(NULL AS STRING)))"
 
 
-def plan_sql(plan: RoutingPlan) -> "str | None":
-    """The Spark SQL of the native part of the plan (unsorted names), or None if it has none."""
-    from .backends.spark_sql import sql_identifier, sql_string
+def _node_sql(node: Node, fragments) -> "str | None":
+    from .backends.spark_sql import sql_string
 
     parts = []
-    for g in plan.groups:
-        whens = " ".join(f"WHEN {sql_string(v)} THEN {_names_sql(ns, plan.fragments)}" for v, ns in g.by_value.items())
+    for g in node.groups:
+        whens = " ".join(f"WHEN {sql_string(v)} THEN {_node_sql(c, fragments) or _EMPTY}" for v, c in g.by_value.items())
         parts.append(f"CASE {g.value_sql} {whens} ELSE {_EMPTY} END")
-    if plan.general:
-        parts.append(_names_sql(plan.general, plan.fragments))
+    if node.general:
+        parts.append(_names_sql(node.general, fragments))
     if not parts:
         return None
-    sql = parts[0] if len(parts) == 1 else "concat(" + ", ".join(parts) + ")"
-    if plan.guard_column is not None:
+    return parts[0] if len(parts) == 1 else "concat(" + ", ".join(parts) + ")"
+
+
+def plan_sql(plan: RoutingPlan) -> "str | None":
+    """The Spark SQL of the native part of the plan (unsorted names), or None if it has none."""
+    from .backends.spark_sql import sql_identifier
+
+    sql = _node_sql(plan.root, plan.fragments)
+    if sql is not None and plan.guard_column is not None:
         # array_sort is a CodegenFallback: a projection holding one is not whole-stage-generated,
         # so Spark compiles it with its CASE branches split into small, JIT-able methods. It
         # sorts a one-element array (cheap) and is never NULL, so the IF always takes `sql`.
@@ -289,11 +350,19 @@ def format_plan(plan: RoutingPlan, *, invalid: Iterable = (), max_values: int = 
              f"{len(plan.general)} general; {len(plan.fallback)} fallback (Arrow UDF); {len(invalid)} invalid"
              + (f" ({', '.join(invalid[:10])}{', ...' if len(invalid) > 10 else ''}: not routed)" if invalid else "")]
     for g in sorted(plan.groups, key=lambda g: -len(g.members)):
-        sizes = sorted(((len(ns), v) for v, ns in g.by_value.items()), reverse=True)
+        sizes = sorted(((len(c.names), v) for v, c in g.by_value.items()), reverse=True)
         shown = ", ".join(f"{v!r}: {k}" for k, v in sizes[:max_values])
         more = f", ... {len(sizes) - max_values} more" if len(sizes) > max_values else ""
         lines.append(f"  group on {g.name} ({g.value_sql}): {len(g.members)} subscriptions, {len(g.by_value)} values, "
                      f"candidates per value {{{shown}{more}}}, mean {sum(k for k, _ in sizes) / len(sizes):.1f}")
+        inner: dict = {}
+        for c in g.by_value.values():
+            for h in c.groups:
+                inner[h.name] = inner.get(h.name, 0) + 1
+        if inner:
+            lines.append(f"    indexed again within a value on: " + ", ".join(f"{k} ({m} values)" for k, m in inner.items())
+                         + f"; evaluated per message in this group ~"
+                         f"{sum(c.estimated_evaluated() for c in g.by_value.values()) / len(g.by_value):.1f}")
     if plan.general:
         lines.append(f"  general (no access predicate, evaluated for every message): {len(plan.general)}")
     lines.append(f"  native subscriptions evaluated per message: ~{plan.estimated_evaluated()} of {native} "
