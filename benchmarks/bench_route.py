@@ -148,6 +148,29 @@ def _fallback_selector(rng: random.Random) -> str:
     return f"JMSType = {_q(rng.choice(_TYPES))} AND INLIST(SPLIT(customer, ' '), {_q(word)})"
 
 
+def _noaccess_selector(rng: random.Random) -> str:
+    """A realistic selector with no access predicate (no conjunct ``name = 'x'`` / ``IN``): the
+    worst case of the predicate index, every such subscription is evaluated for every message."""
+    k = rng.randrange(6)
+    if k == 0:
+        return f"weight > {rng.randrange(100, 4000)} AND price < {round(rng.uniform(1, 500), 2)}"
+    if k == 1:
+        return f"JMSPriority >= {rng.randrange(3, 9)} AND NOT (JMSType IN ({_qs(rng.sample(_TYPES, 3))}))"
+    if k == 2:
+        return f"customer LIKE {_q(rng.choice(_PREFIXES) + '%')} AND quantity > {rng.randrange(1, 80)}"
+    if k == 3:
+        day = sample_data.START_MILLIS + rng.randrange(30) * 86_400_000
+        return f"JMSTimestamp BETWEEN {day} AND {day + rng.choice([1, 6, 24]) * 3_600_000 - 1}"
+    if k == 4:
+        return f"region LIKE {_q(rng.choice(['EU-', 'US-', 'APAC-']) + '%')} AND discount >= {rng.choice([0.1, 0.25, 0.4])}"
+    return f"(tier = 'gold' OR urgent) AND color <> {_q(rng.choice(_COLORS))} AND weight BETWEEN {rng.randrange(1, 2000)} AND {rng.randrange(2000, 5000)}"
+
+
+def noaccess_subscriptions(n: int, *, seed: int = 11) -> list:
+    rng = random.Random(seed)
+    return [(f"nx-{i:05d}", _noaccess_selector(rng)) for i in range(n)]
+
+
 def subscriptions(n: int, *, seed: int = 11, invalid: "int | None" = None, fallback: int = 0) -> list:
     """``[(name, selector)]``: ``n`` subscriptions, ``invalid`` of them invalid (default n // 120,
     at least 1), ``fallback`` of them needing the vectorized fallback (activemq dialect only)."""
@@ -299,6 +322,15 @@ def parse_args(argv):
     ap.add_argument("--huge-method-limit", type=int, default=None,
                     help="set spark.sql.codegen.hugeMethodLimit (default: Spark's own, 65535)")
     ap.add_argument("--driver-memory", default="12g")
+    ap.add_argument("--matrix", action="store_true",
+                    help="instead: the routing-plan matrix of issue #16 (indexed plan vs today's single-CASE plan, "
+                         "growth, default vs tuned hugeMethodLimit, no access predicates); see `run_matrix`")
+    ap.add_argument("--matrix-subs", default="10,30,100,300,1000", help="subscription counts of the matrix")
+    ap.add_argument("--baseline-subs", default="100,1000", help="counts at which today's single-CASE plan runs too")
+    ap.add_argument("--worst-subs", default="100,1000", help="counts of the no-access-predicate worst case")
+    ap.add_argument("--scale", default=None,
+                    help="instead: plan / compile / run time of the indexed plan at these counts (e.g. 1000,3000,10000); "
+                         "run it with --driver-memory 1g, PySpark's default")
     return ap.parse_args(argv)
 
 
@@ -323,6 +355,10 @@ def main(argv=None, spark=None) -> dict:
     lib_log.setLevel(logging.WARNING)
     lib_log.propagate = False  # collected into the results instead of one caret rendering per invalid selector
     try:
+        if args.matrix:
+            return run_matrix(spark, args, data_dir, Path(args.results) if args.results else data_dir / "results" / "route_matrix.json")
+        if args.scale:
+            return run_scale(spark, args, data_dir, Path(args.results) if args.results else data_dir / "results" / "route_scale.json")
         return _run(spark, args, data_dir, results_path, collect)
     finally:
         lib_log.removeHandler(collect)
@@ -527,6 +563,220 @@ def summary_lines(res) -> list:
         f"planning: topic {sum(t['planning'].values()):.2f} s, queue {sum(q['planning'].values()):.2f} s; "
         f"codegen: {t['codegen_summary']}",
     ]
+
+
+# --------------------------------------------------------------------------------------------
+# issue #16: the routing plan (predicate index + JIT-sized code) against today's single CASE
+
+_LIMIT = "spark.sql.codegen.hugeMethodLimit"
+
+
+def _split_subs(subs, schema, dialect):
+    from jms_selector_spark.backends.spark_sql import selector_to_sql as to_sql
+    from jms_selector_spark.routing import Subscription
+
+    native, fallback = [], []
+    for name, sel in subs:
+        s = Subscription(name, sel)
+        try:
+            native.append((s, to_sql(sel, schema, dialect=dialect)))
+        except UnsupportedSelectorError:
+            fallback.append(s)
+        except SelectorError:
+            pass
+    return native, fallback
+
+
+def routed_df(messages, subs, plan: str, dialect: str = "jms"):
+    """Topic-mode routing of ``messages`` (one row per matched pair, one per dead letter) with the
+    matching names computed by ``plan``: "indexed" (`route_plan.matching_names`, what `route`
+    uses) or "baseline" (today's: one CASE per subscription in one array, whole-stage codegen)."""
+    from pyspark.sql import functions as F
+
+    from jms_selector_spark.dialects import get_dialect
+    from jms_selector_spark.route_plan import matching_names, plan_routing, plan_sql
+
+    d = get_dialect(dialect)
+    native, fallback = _split_subs(subs, messages.schema, d)
+    if plan == "indexed":
+        col = matching_names(native, fallback, messages.schema, dialect=d)
+    elif plan == "baseline":
+        if fallback:
+            raise ValueError("the baseline here routes native subscriptions only")
+        col = F.sort_array(F.expr(plan_sql(plan_routing(native, [], messages.schema, d, index=False, jit_cases=10 ** 9))))
+    else:
+        raise ValueError(plan)
+    cols = [F.col("`" + c.replace("`", "``") + "`") for c in messages.columns]
+    return messages.withColumn("__m", col).select(*cols, F.explode_outer("__m").alias("subscription"))
+
+
+def _fingerprint(df):
+    """(rows, order-independent checksum of (JMSMessageID, subscription))."""
+    from pyspark.sql import functions as F
+
+    r = df.select(F.count(F.lit(1)).alias("n"),
+                  F.sum(F.xxhash64("JMSMessageID", "subscription").cast("decimal(38,0)")).alias("h")).first()
+    return int(r["n"]), str(r["h"])
+
+
+def _with_limit(spark, limit, fn):
+    old = spark.conf.get(_LIMIT, None)
+    if limit is not None:
+        spark.conf.set(_LIMIT, str(limit))
+    try:
+        return fn()
+    finally:
+        if limit is not None:
+            if old is None:
+                spark.conf.unset(_LIMIT)
+            else:
+                spark.conf.set(_LIMIT, old)
+
+
+def run_matrix(spark, args, data_dir: Path, results_path: Path) -> dict:
+    """Variants (kind, subscriptions, plan, hugeMethodLimit): "realistic" subscriptions (the
+    generator above: most start with an equality / IN) at every ``--matrix-subs`` with the indexed
+    plan under default settings and tuned (limit 8000); today's plan (default settings) at
+    ``--baseline-subs``; subscriptions with no access predicate at ``--worst-subs``, both plans.
+    One cold run each (compiles; its output fingerprint is checked: the same rows as the baseline
+    of the same subscriptions), then ``--reps`` ABBA-interleaved rounds of all variants. Figures:
+    median wall and JVM+Python CPU seconds."""
+    data_dir.mkdir(parents=True, exist_ok=True)
+    path = bn.ensure_archive(spark, data_dir, args.rows, args.seed, args.files)
+    messages = spark.read.parquet(str(path))
+    total = messages.count()
+    cpu = spark_cpu_reader(spark)
+    ints = lambda text: [int(x) for x in text.split(",") if x]  # noqa: E731
+    variants = []
+    for n in ints(args.matrix_subs):
+        variants += [("realistic", n, "indexed", None), ("realistic", n, "indexed", 8000)]
+        if n in ints(args.baseline_subs):
+            variants.append(("realistic", n, "baseline", None))
+    for n in ints(args.worst_subs):
+        variants += [("no-access", n, "indexed", None), ("no-access", n, "baseline", None)]
+    gens = {"realistic": lambda n: subscriptions(n, seed=args.subs_seed, invalid=0),
+            "no-access": lambda n: noaccess_subscriptions(n, seed=args.subs_seed)}
+    res = {}
+    fingerprints = {}
+    for v in variants:
+        kind, n, plan, limit = v
+        subs = gens[kind](n)
+        t = time.perf_counter()
+        df = routed_df(messages, subs, plan)
+        df._jdf.queryExecution().executedPlan()
+        plan_s = time.perf_counter() - t
+        cold = _with_limit(spark, limit, lambda: timed_noop(df, cpu))
+        fp = _with_limit(spark, limit, lambda: _fingerprint(df))
+        report = _with_limit(spark, limit, lambda: codegen_report(spark, df._jdf.queryExecution().executedPlan()))
+        key = (kind, n)
+        if key in fingerprints and fingerprints[key] != fp:
+            raise AssertionError(f"{kind} x {n}: {plan} limit={limit} gave {fp}, another plan gave {fingerprints[key]}")
+        fingerprints[key] = fp
+        from jms_selector_spark.dialects import get_dialect
+        from jms_selector_spark.route_plan import plan_routing
+
+        native, fallback = _split_subs(subs, messages.schema, get_dialect("jms"))
+        rp = plan_routing(native, fallback, messages.schema, get_dialect("jms"), index=plan == "indexed",
+                          jit_cases=10 ** 9 if plan == "baseline" else 24)
+        res[v] = {"plan_s": round(plan_s, 3), "cold": cold, "rows_out": fp[0], "runs": [],
+                  "codegen": codegen_summary(report), "groups": len(rp.groups),
+                  "evaluated_per_message": rp.estimated_evaluated()}
+        print(f"{kind:9} {n:>6} {plan:8} limit={limit or 'default':7} plan {plan_s:6.2f} s, cold {cold['wall']:7.2f} s, "
+              f"rows {fp[0]:,}; ~{rp.estimated_evaluated()} evaluated/msg; codegen: {res[v]['codegen']}", flush=True)
+    for r in range(args.reps):
+        order = variants if r % 2 == 0 else variants[::-1]
+        for v in order:
+            kind, n, plan, limit = v
+            df = routed_df(messages, gens[kind](n), plan)
+            res[v]["runs"].append(_with_limit(spark, limit, lambda: timed_noop(df, cpu)))
+        print(f"  round {r + 1} done", flush=True)
+    rows = []
+    for v, m in res.items():
+        kind, n, plan, limit = v
+        rows.append({"kind": kind, "subs": n, "plan": plan, "hugeMethodLimit": limit, "median_s": med(m["runs"]),
+                     "cpu_median_s": (round(statistics.median(x["jvm"] + x["py"] for x in m["runs"]), 2)
+                                      if m["runs"][0]["jvm"] is not None else None),
+                     **{k: m[k] for k in ("plan_s", "rows_out", "codegen", "groups", "evaluated_per_message")},
+                     "cold_s": m["cold"]["wall"], "runs": m["runs"]})
+    results = {"benchmark": "route_matrix", "rows_total": total, "reps": args.reps, "spark": spark.version,
+               "cpus": os.cpu_count(), "loadavg_end": [round(x, 2) for x in os.getloadavg()], "variants": rows,
+               "ratios": _matrix_ratios(rows), "outputs_equal": True}
+    return bn.publish(results, results_path, matrix_table, lambda r: matrix_table(r).splitlines()[-8:])
+
+
+def _matrix_ratios(rows) -> list:
+    get = {(r["kind"], r["subs"], r["plan"], r["hugeMethodLimit"]): r for r in rows}
+    out = []
+
+    def ratio(label, a, b):
+        if a in get and b in get:
+            ra, rb = get[a], get[b]
+            out.append({"what": label, "wall": round(ra["median_s"] / rb["median_s"], 2),
+                        "cpu": (round(ra["cpu_median_s"] / rb["cpu_median_s"], 2) if ra["cpu_median_s"] and rb["cpu_median_s"] else None)})
+
+    ns = sorted({r["subs"] for r in rows if r["kind"] == "realistic"})
+    for n in ns:
+        ratio(f"default / tuned (limit 8000), indexed, {n} subs", ("realistic", n, "indexed", None), ("realistic", n, "indexed", 8000))
+    for n in ns:
+        ratio(f"today's single CASE / indexed (default settings), {n} subs", ("realistic", n, "baseline", None), ("realistic", n, "indexed", None))
+    ratio("growth: indexed 1000 / 100 subs", ("realistic", 1000, "indexed", None), ("realistic", 100, "indexed", None))
+    ratio("growth: indexed 100 / 10 subs", ("realistic", 100, "indexed", None), ("realistic", 10, "indexed", None))
+    for n in sorted({r["subs"] for r in rows if r["kind"] == "no-access"}):
+        ratio(f"no access predicates: indexed / today's, {n} subs", ("no-access", n, "indexed", None), ("no-access", n, "baseline", None))
+    return out
+
+
+def matrix_table(res) -> str:
+    lines = [f"routing plans over {res['rows_total']:,} messages (topic: one row per matched pair + dead letters; noop sink); "
+             f"medians of {res['reps']} ABBA-interleaved rounds; cpu = JVM + Python CPU s",
+             f"{'subscriptions':24} {'plan':9} {'limit':>7} {'wall s':>8} {'cpu s':>7} {'cold s':>7} {'plan s':>7} "
+             f"{'groups':>6} {'eval/msg':>8} {'out rows':>12}  codegen"]
+    for r in res["variants"]:
+        lines.append(f"{r['kind'] + ' ' + str(r['subs']):24} {r['plan']:9} {str(r['hugeMethodLimit'] or 'default'):>7} "
+                     f"{r['median_s']:>8.2f} {r['cpu_median_s'] or 0:>7.1f} {r['cold_s']:>7.2f} {r['plan_s']:>7.2f} "
+                     f"{r['groups']:>6} {r['evaluated_per_message']:>8} {r['rows_out']:>12,}  {r['codegen'][:60]}")
+    lines.append("ratios (wall; cpu):")
+    for q in res["ratios"]:
+        lines.append(f"  {q['what']}: {q['wall']:.2f}x; {q['cpu'] if q['cpu'] is not None else '-'}x")
+    return "\n".join(lines)
+
+
+def run_scale(spark, args, data_dir: Path, results_path: Path) -> dict:
+    """Plan (route_plan + DataFrame + physical plan), cold run (compiles) and warm run of the
+    indexed plan at each ``--scale`` count (realistic subscriptions), in this session (run it
+    with ``--driver-memory 1g``: PySpark's default)."""
+    data_dir.mkdir(parents=True, exist_ok=True)
+    path = bn.ensure_archive(spark, data_dir, args.rows, args.seed, args.files)
+    messages = spark.read.parquet(str(path))
+    total = messages.count()
+    cpu = spark_cpu_reader(spark)
+    out = []
+    for n in [int(x) for x in args.scale.split(",")]:
+        subs = subscriptions(n, seed=args.subs_seed, invalid=0)
+        t = time.perf_counter()
+        df = routed_df(messages, subs, "indexed")
+        t1 = time.perf_counter()
+        df._jdf.queryExecution().executedPlan()
+        t2 = time.perf_counter()
+        cold = timed_noop(df, cpu)
+        warm = timed_noop(df, cpu)
+        row = {"subs": n, "route_plan_and_dataframe_s": round(t1 - t, 2), "optimize_and_physical_s": round(t2 - t1, 2),
+               "cold_run_s": cold["wall"], "warm_run_s": warm["wall"],
+               "compile_s_estimate": round(cold["wall"] - warm["wall"], 2)}
+        out.append(row)
+        print(row, flush=True)
+    results = {"benchmark": "route_scale", "rows_total": total, "driver_memory": args.driver_memory,
+               "spark": spark.version, "loadavg_end": [round(x, 2) for x in os.getloadavg()], "scale": out}
+
+    def table(res):
+        lines = [f"indexed routing plan, {res['rows_total']:,} messages, driver memory {res['driver_memory']}",
+                 f"{'subs':>6} {'build s':>8} {'plan s':>7} {'cold s':>7} {'warm s':>7} {'compile s (cold-warm)':>22}"]
+        for r in res["scale"]:
+            lines.append(f"{r['subs']:>6} {r['route_plan_and_dataframe_s']:>8.2f} {r['optimize_and_physical_s']:>7.2f} "
+                         f"{r['cold_run_s']:>7.2f} {r['warm_run_s']:>7.2f} {r['compile_s_estimate']:>22.2f}")
+        return "\n".join(lines)
+
+    return bn.publish(results, results_path, table, lambda r: table(r).splitlines())
 
 
 if __name__ == "__main__":

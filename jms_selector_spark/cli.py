@@ -703,6 +703,38 @@ def _header_arg(text: str):
     return header.strip(), column.strip()
 
 
+def _cmd_route_plan(args) -> int:
+    """The routing plan of several subscriptions (`route_plan.explain_routing`): no Spark needed."""
+    from .backends.spark_sql import infer_flat_schema
+    from .route_plan import explain_routing
+
+    subs = []
+    for i, item in enumerate(args.selectors):
+        subs.append((f"sub-{i + 1}", item))
+    if args.file:
+        with open(args.file, encoding="utf-8") as f:
+            for line in f:
+                line = line.rstrip("\n")
+                if not line.strip() or line.lstrip().startswith("#"):
+                    continue
+                name, tab, sel = line.partition("\t")
+                subs.append((name, sel) if tab else (f"sub-{len(subs) + 1}", line))
+    if not subs:
+        _print("route-plan: give selectors as arguments or --file", sys.stderr)
+        return EXIT_USAGE
+    schema = args.schema
+    if schema is None:  # flat columns, types guessed from use across all the selectors
+        schema = {}
+        for _, sel in subs:
+            try:
+                for k, v in infer_flat_schema(parse(sel, dialect=args.dialect)).items():
+                    schema.setdefault(k, v)
+            except SelectorError:
+                pass
+    _print(explain_routing(schema, subs, dialect=args.dialect), sys.stdout)
+    return EXIT_OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argparse parser of ``jms-selector`` (sub-commands ``check``, ``lint`` and ``explain``)."""
     parser = argparse.ArgumentParser(
@@ -772,6 +804,18 @@ def build_parser() -> argparse.ArgumentParser:
     common(explain)
     explain.add_argument("--ascii", action="store_true", help="draw the tree with ASCII characters only")
     explain.set_defaults(run=_cmd_explain, command_parser=explain)
+
+    plan = sub.add_parser(
+        "route-plan", help="print the routing plan of several subscriptions (groups, access names, cost)",
+        description="How route() evaluates these subscriptions: the groups of the predicate index, "
+                    "their access names and values, and the subscriptions evaluated per message.",
+    )
+    plan.add_argument("selectors", nargs="*", metavar="SELECTOR", help="selectors (named sub-1, sub-2, ...)")
+    plan.add_argument("-f", "--file", metavar="FILE", help="one subscription per line: NAME<TAB>SELECTOR, or a selector")
+    plan.add_argument("--dialect", choices=sorted(DIALECTS), default="jms")
+    plan.add_argument("--schema", type=_schema_arg, metavar="NAME:TYPE,...",
+                      help="flat column types; without it, guessed from use")
+    plan.set_defaults(run=_cmd_route_plan, command_parser=plan)
     return parser
 
 

@@ -75,7 +75,6 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Iterable, Mapping
 
-from .binder import Binding
 from .dialects import Dialect, get_dialect
 from .errors import SelectorError, UnsupportedSelectorError
 from .selector import parse
@@ -397,24 +396,6 @@ def subscription_errors(subscriptions, *, dialect: "str | Dialect" = "jms", mode
     return out
 
 
-#: From about this many native selectors on, the whole-stage-codegen method of the routing
-#: projection exceeds HotSpot's 8,000-byte JIT limit (measured on realistic selectors, ~260
-#: bytes each: 25 → 7,359 bytes, 30 → 8,030, 100 → 25,826; 300 no longer compile).
-_JIT_SELECTORS = 28
-_HUGE_METHOD_CONF = "spark.sql.codegen.hugeMethodLimit"
-
-
-def _warn_huge_method(messages, n_native: int) -> None:
-    try:
-        limit = int(messages.sparkSession.conf.get(_HUGE_METHOD_CONF))
-    except Exception:  # not readable (e.g. a remote session): say nothing
-        return
-    if limit > 8000:
-        log.warning("routing %d native selectors in one projection: set %s=8000 (Spark's advice for "
-                    "HotSpot; now %d) so that Spark does not run it as one method too large to be "
-                    "JIT-compiled (measured 4.4x slower with 100 selectors)", n_native, _HUGE_METHOD_CONF, limit)
-
-
 def _default_order(columns) -> list:
     return [c for c in ("JMSTimestamp", "JMSMessageID") if c in columns]
 
@@ -533,20 +514,14 @@ def route(messages, subscriptions, *, mode: str = "topic", dialect: "str | Diale
 
     Notes
     -----
-    Cost (measured, Spark 4.3, 2 cores): all native selectors are one compiled projection.
-    Whole-stage codegen puts it in *one* Java method, which HotSpot does not JIT-compile above
-    8,000 bytes of bytecode (from ~30 selectors on) and janino cannot compile above 64 KB (from
-    ~250 on: Spark logs "Failed to compile" and runs the projection as split, compiled
-    methods, which is fine). In between, the projection runs in the JVM's bytecode interpreter:
-    with 100 selectors routing was 4.4x slower than with ``spark.sql.codegen.hugeMethodLimit=8000``
-    (Spark's advice on HotSpot), which makes Spark split such stages instead. `route` logs a
-    warning when that setting would help.
+    Cost: see `jms_selector_spark.route_plan` (predicate index: per message only the candidate
+    subscriptions of its access value are evaluated; code kept JIT-sized under default settings).
     """
     from pyspark.sql import functions as F
     from pyspark.sql import Window
 
     from .backends.spark_sql import selector_to_sql, sql_string
-    from .backends.udf import routing_udf, source_args
+    from .route_plan import matching_names
 
     _modes(mode)
     d = get_dialect(dialect)
@@ -568,22 +543,7 @@ def route(messages, subscriptions, *, mode: str = "topic", dialect: "str | Diale
     log.info("routing %d subscriptions (%d native, %d fallback, %d not created), mode=%s, rules=%s",
              len(subs) + len(errors), len(native), len(fallback), len(errors), mode, rules.name)
 
-    if len(native) >= _JIT_SELECTORS:
-        _warn_huge_method(messages, len(native))
-    if native:
-        # One SQL expression (one parse). No higher-order function: array_compact / array_sort
-        # are lambdas (CodegenFallback), under which Spark *interprets* every CASE of the array,
-        # row by row (measured: 1,000 selectors, ~7x slower). array_except(..., [NULL]) drops the
-        # non-matches (it also de-duplicates, a no-op: names are unique) and sort_array sorts;
-        # both are code-generated.
-        cases = ", ".join(f"CASE WHEN ({frag}) THEN {sql_string(s.name)} END" for s, frag in native)
-        matches = F.expr(f"array_except(array({cases}), array(CAST(NULL AS STRING)))")
-    else:
-        matches = F.array().cast("array<string>")
-    if fallback:
-        udf, cols = routing_udf([(s.name, s.selector) for s in fallback], d, schema, Binding.of(**binding))
-        matches = F.concat(matches, udf(*source_args(cols)))  # only the columns they read
-    matches = F.sort_array(matches)
+    matches = matching_names(native, fallback, schema, dialect=d, binding=binding)
     # --- everything below builds on the sorted array of matching names --------------------------
     null = "CAST(NULL AS STRING)"
     windows = [(s, _window_sql(s, "__T__", mode)) for s in subs]

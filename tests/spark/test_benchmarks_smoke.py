@@ -165,3 +165,17 @@ def test_route_bench_with_fallback_subscriptions(spark, tmp_path):
          "--data-dir", str(tmp_path)], spark=spark)
     assert results["dialect"] == "activemq" and (results["fallback"], results["invalid"]) == (2, 1)
     assert results["modes"]["queue"]["rows_out"] == 5000
+
+
+def test_route_matrix_bench_outputs_agree_between_plans(spark, tmp_path):
+    results = _load("bench_route").main(
+        ["--matrix", "--rows", "5000", "--reps", "1", "--matrix-subs", "10,30", "--baseline-subs", "30",
+         "--worst-subs", "30", "--data-dir", str(tmp_path)], spark=spark)
+    v = {(r["kind"], r["subs"], r["plan"], r["hugeMethodLimit"]): r for r in results["variants"]}
+    assert len(v) == 7 and results["outputs_equal"]
+    # same rows from every plan of the same subscriptions (fingerprints asserted in the run)
+    assert v[("realistic", 30, "indexed", None)]["rows_out"] == v[("realistic", 30, "baseline", None)]["rows_out"]
+    assert v[("realistic", 30, "indexed", None)]["groups"] > 0 and v[("no-access", 30, "indexed", None)]["groups"] == 0
+    assert v[("realistic", 30, "indexed", None)]["evaluated_per_message"] < 30
+    assert any(q["what"].startswith("default / tuned") for q in results["ratios"])
+    assert (tmp_path / "results" / "route_matrix.json").exists()

@@ -1,0 +1,186 @@
+"""`route_plan`: the indexed, JIT-sized plan gives exactly the names today's single-CASE plan gives.
+
+Generated subscriptions (access predicates of every eligible and ineligible shape, mixed with
+other conjuncts) over messages with NULLs, case variants, empty strings and an INT delivery mode
+column; jms and activemq, ANSI on and off; one DataFrame per setting.
+"""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from jms_selector_spark.backends.spark_sql import selector_to_sql
+from jms_selector_spark.binder import Binding
+from jms_selector_spark.dialects import get_dialect
+from jms_selector_spark.errors import SelectorError, UnsupportedSelectorError
+from jms_selector_spark.route_plan import JIT_CASES, explain_routing, matching_names, plan_routing, plan_sql
+from jms_selector_spark.routing import Subscription, route
+
+from conftest import sql_conf
+
+pytestmark = pytest.mark.spark
+
+DDL = ("id int, JMSType string, JMSDeliveryMode int, JMSPriority int, region string, color string, "
+       "weight long, code string, props map<string,string>")
+TYPES = ["car", "Car", "bus", "", "car ", None, "truck", "5"]
+REGIONS = ["EU", "US", "eu", None, "APAC"]
+COLORS = ["blue", "red", None, "O'Brien"]
+CODES = ["5", "05", "5.0", None, "x"]
+
+
+def _rows(n=400):
+    rng = random.Random(3)
+    return [(i, rng.choice(TYPES), rng.choice([1, 2, None]), rng.randrange(10), rng.choice(REGIONS),
+             rng.choice(COLORS), rng.choice([None, 10, 2500, 4000]), rng.choice(CODES),
+             rng.choice([None, {}, {"k": "car"}, {"k": "bus"}, {"k": None}]))
+            for i in range(n)]
+
+
+def _q(v):
+    return "'" + v.replace("'", "''") + "'"
+
+
+def _access(rng):
+    col, vals = rng.choice([("JMSType", TYPES[:-3]), ("region", REGIONS[:3] + ["APAC"]), ("color", COLORS[:2] + ["O'Brien"]),
+                            ("code", CODES[:3]), ("JMSDeliveryMode", ["PERSISTENT", "NON_PERSISTENT"])])
+    vs = [v for v in vals if v is not None]
+    k = rng.randrange(9)
+    if k == 0:
+        return f"{col} IN ({', '.join(_q(v) for v in rng.sample(vs, min(2, len(vs))))})"
+    if k == 1:
+        return f"{_q(rng.choice(vs))} = {col}"  # literal on the left (activemq's asymmetric NULLs)
+    if k == 2:
+        a, b = rng.choice(vs), rng.choice(vs)
+        return f"({col} = {_q(a)} OR {col} = {_q(b)})"
+    if k == 3:
+        return f"NOT ({col} = {_q(rng.choice(vs))})"  # not an access predicate
+    if k == 4:
+        return f"{col} <> {_q(rng.choice(vs))}"  # not one either
+    if k == 5:
+        return f"code = {rng.choice([5, 5.0])}"  # a number against a STRING column: never an access predicate
+    if k == 6:
+        return f"weight = {_q('2500')}"  # a string against a numeric column
+    if k == 7:
+        return f"{col} = {_q(rng.choice(vs))}"
+    return f"{col} NOT IN ({_q(rng.choice(vs))})"
+
+
+def _other(rng):
+    return rng.choice(["weight > 2000", "JMSPriority >= 5", "color IS NULL", "region LIKE 'E%'",
+                       "NOT (weight < 3000)", "code IS NOT NULL", "JMSPriority BETWEEN 2 AND 7", "TRUE"])
+
+
+def _selectors(n, seed):
+    rng = random.Random(seed)
+    out = []
+    for i in range(n):
+        parts = [_access(rng) for _ in range(rng.choice([0, 1, 1, 2]))] + [_other(rng) for _ in range(rng.randrange(0, 2))]
+        rng.shuffle(parts)
+        if rng.random() < 0.1:
+            sel = " OR ".join(parts) if parts else ""
+        else:
+            sel = " AND ".join(parts)
+        out.append(Subscription(f"s{i:03d}", sel))
+    return out
+
+
+def _split(subs, schema, d):
+    native, fallback = [], []
+    for s in subs:
+        try:
+            native.append((s, selector_to_sql(s.selector, schema, dialect=d)))
+        except UnsupportedSelectorError:
+            fallback.append(s)
+        except SelectorError:
+            pass
+    return native, fallback
+
+
+@pytest.fixture(scope="module")
+def messages(spark):
+    return spark.createDataFrame(_rows(), DDL).repartition(2).cache()
+
+
+@pytest.mark.parametrize("dialect", ["jms", "activemq"])
+def test_indexed_plan_equals_the_single_case_plan(spark, messages, dialect):
+    from pyspark.sql import functions as F
+
+    d = get_dialect(dialect)
+    schema = messages.schema
+    subs = _selectors(160, seed=len(dialect))
+    native, fallback = _split(subs, schema, d)
+    assert len(native) > 120
+    small = native[:12]
+    plans = {"big": plan_routing(native, fallback, schema, d), "small": plan_routing(small, [], schema, d)}
+    # the index and the codegen guard really are exercised
+    assert plans["big"].groups and plans["big"].general and plans["big"].guard_column
+    assert sum(len(g.members) for g in plans["big"].groups) >= 30
+    assert plans["big"].estimated_evaluated() < len(native) - 10
+    assert plans["small"].case_count <= JIT_CASES and plans["small"].guard_column is None
+    cols = [F.col("id")]
+    for label, nat in (("big", native), ("small", small)):
+        cols.append(matching_names(nat, [], schema, dialect=d).alias(f"{label}_new"))
+        cols.append(matching_names(nat, [], schema, dialect=d, index=False).alias(f"{label}_noindex"))
+        # today's plan: one CASE per subscription in one array, sorted
+        today = plan_sql(plan_routing(nat, [], schema, d, index=False, jit_cases=10 ** 9))
+        cols.append(F.sort_array(F.expr(today)).alias(f"{label}_today"))
+    df = messages.select(*cols)
+    for ansi in ("true", "false"):
+        with sql_conf(spark, {"spark.sql.ansi.enabled": ansi}):
+            rows = df.collect()
+        assert len(rows) == 400
+        total = 0
+        for r in rows:
+            for label in ("big", "small"):
+                assert r[f"{label}_new"] == r[f"{label}_today"] == r[f"{label}_noindex"], (ansi, label, r["id"])
+            total += len(r["big_today"])
+        assert total > 1000  # the comparison is not between empty arrays
+
+
+def test_route_with_the_plan_keeps_topic_and_queue_results(spark, messages):
+    subs = _selectors(60, seed=9)
+    topic = route(messages, subs, mode="topic", order_by="id")
+    queue = route(messages, subs, mode="queue", order_by="id")
+    d = get_dialect("jms")
+    native, fallback = _split(subs, messages.schema, d)
+    assert plan_routing(native, fallback, messages.schema, d).groups
+    from pyspark.sql import functions as F
+
+    today = plan_sql(plan_routing(native, [], messages.schema, d, index=False, jit_cases=10 ** 9))
+    expected = {r["id"]: r["m"] for r in messages.select("id", F.sort_array(F.expr(today)).alias("m")).collect()}
+    got_topic = {}
+    for r in topic.select("id", "subscription").collect():
+        got_topic.setdefault(r["id"], [])
+        if r["subscription"] is not None:
+            got_topic[r["id"]].append(r["subscription"])
+    assert {k: sorted(v) for k, v in got_topic.items()} == expected
+    q = queue.select("id", "subscription").collect()
+    assert len(q) == 400 and all((r["subscription"] is None) == (not expected[r["id"]]) for r in q)
+    assert all(r["subscription"] is None or r["subscription"] in expected[r["id"]] for r in q)
+
+
+def test_fallback_subscriptions_stay_exact(spark, messages):
+    from pyspark.sql import functions as F
+
+    d = get_dialect("activemq")
+    subs = _selectors(40, seed=5) + [Subscription("fb1", "JMSType = 'car' AND INLIST(SPLIT(color, ' '), 'red')"),
+                                     Subscription("fb2", "INLIST(SPLIT(region, ','), 'EU')")]
+    native, fallback = _split(subs, messages.schema, d)
+    assert [s.name for s in fallback] == ["fb1", "fb2"]
+    new = matching_names(native, fallback, messages.schema, dialect=d)
+    old = matching_names(native, fallback, messages.schema, dialect=d, index=False)
+    rows = messages.select(new.alias("a"), old.alias("b")).collect()
+    assert all(r["a"] == r["b"] for r in rows) and any("fb2" in r["a"] for r in rows)
+
+
+def test_explain_routing_shows_groups_and_cost(messages):
+    subs = {"a": "JMSType = 'car' AND weight > 10", "b": "JMSType IN ('bus', 'car')", "c": "region = 'EU'",
+            "d": "region = 'US' AND JMSType = 'truck'", "e": "weight > 3", "f": "JMSType = 'x' AND"}
+    text = explain_routing(messages, subs)
+    assert "5 native subscriptions in" in text and "1 invalid" in text
+    assert "group on JMSType (`JMSType`)" in text and "general (no access predicate" in text
+    assert "evaluated per message" in text
+    plan = plan_routing([(Subscription(k, v), selector_to_sql(v, messages.schema)) for k, v in subs.items() if k != "f"],
+                        [], messages.schema, get_dialect("jms"), Binding())
+    assert plan.general == ("e",)
