@@ -76,6 +76,10 @@ class Binding:
     def __reduce__(self):  # MappingProxyType does not pickle
         return (Binding.of, (dict(self.headers), self.properties))
 
+    def column_of(self, header: str) -> str:
+        """The column holding ``header`` (its own name unless ``headers=`` maps it)."""
+        return self.headers.get(header, header)
+
 
 @dataclass(frozen=True)
 class ColumnRef:

@@ -620,8 +620,8 @@ def _report(err: SelectorError, entry: "_Entry | None" = None) -> None:
 
 def _binding(args) -> dict:
     binding = {}
-    if getattr(args, "headers", None):
-        binding["headers"] = dict(args.headers)
+    if getattr(args, "header_columns", None):
+        binding["headers"] = dict(args.header_columns)
     if getattr(args, "properties", None) is not None:
         binding["properties"] = args.properties
     return binding
@@ -766,7 +766,7 @@ def build_parser() -> argparse.ArgumentParser:
         )
         p.add_argument("--properties", metavar="COLUMN",
                        help="the column holding the properties (STRUCT, MAP or VARIANT; default 'properties')")
-        p.add_argument("--header", dest="headers", type=_header_arg, action="append", metavar="HEADER=COLUMN",
+        p.add_argument("--header", dest="header_columns", type=_header_arg, action="append", metavar="HEADER=COLUMN",
                        help="a header's column when not named as the header, e.g. JMSType=msg_type (repeatable)")
 
     check = sub.add_parser(

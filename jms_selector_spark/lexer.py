@@ -32,7 +32,7 @@ from .errors import SelectorSyntaxError, SelectorTypeError
 from .source import Span
 from .tokens import JAVA_WHITESPACE, RESERVED, TOKENS
 
-__all__ = ["SelectorLexer", "is_java_identifier_start", "is_java_identifier_part"]
+__all__ = ["SelectorLexer", "is_java_identifier_start", "is_java_identifier_part", "double_minus_positions"]
 
 # Candidate identifier characters for the regex: ASCII letters, digits, `_`, `$`, the ASCII
 # identifier-ignorable controls, and any non-ASCII character. The exact rule (Java's, or the
@@ -258,3 +258,20 @@ class SelectorLexer:
             if tok is None:
                 return
             yield tok
+
+
+def double_minus_positions(text: str, dialect) -> "tuple[list[int], bool]":
+    """Where ``text`` has ``--`` lexed as two minus signs, and whether the dialect has comments.
+
+    In a dialect with comments, ``-- ...`` is a comment only when a line break ends it; anywhere
+    else (and in a dialect without comments) ``--`` is two minus signs: ``a = 1 -- note`` means
+    ``a = 1 - (-note)``. Raises `SelectorSyntaxError` on text that does not tokenize.
+    """
+    previous = None
+    out = []
+    for tok in SelectorLexer(dialect).tokenize(text):
+        if tok.type == "MINUS" and previous is not None and previous.type == "MINUS" \
+                and previous.lexpos + 1 == tok.lexpos and (not out or out[-1] != previous.lexpos):
+            out.append(previous.lexpos)
+        previous = tok
+    return out, bool(dialect.comments)

@@ -42,6 +42,8 @@ from dataclasses import dataclass, field
 from . import nodes as n
 from .binder import Binding, bind
 from .dialects import DIALECTS, Dialect, get_dialect
+from .lexer import double_minus_positions
+from .lowering import Order, rules_for
 from .parser import MAX_LENGTH
 from .selector import Selector, parse
 from .source import Span, line_col, render_caret
@@ -101,40 +103,17 @@ class _Context:
 # -- checks ---------------------------------------------------------------------------------------
 
 def _check_double_minus(ctx: _Context):
-    """``--`` outside string literals and comments: two minus signs (``a = 1 -- note``)."""
+    """``--`` lexed as two minus signs (``a = 1 -- note``), found by the selector's own lexer."""
     text, d = ctx.text, ctx.dialect
-    last_break = max(text.rfind("\n"), text.rfind("\r"))
-    i = 0
-    while i < len(text) - 1:
-        c = text[i]
-        if c == "'":
-            end = i + 1
-            while True:
-                end = text.find("'", end)
-                if end < 0 or text[end + 1:end + 2] != "'":
-                    break
-                end += 2
-            i = len(text) if end < 0 else end + 1
-            continue
-        if d.comments and text.startswith("/*", i):
-            end = text.find("*/", i + 2)
-            i = len(text) if end < 0 else end + 2
-            continue
-        if text.startswith("--", i):
-            if d.comments and i + 2 <= last_break:
-                ends = [k for k in (text.find("\n", i), text.find("\r", i)) if k >= 0]
-                i = min(ends) + 1
-                continue
-            rest = text[i + 2:].split(None, 1)[0] if text[i + 2:].strip() else ""
-            left = _leading_operand(text, i)
-            why = ("not a comment" if not d.comments
-                   else "a comment only when a line break ends it, and none follows")
-            shown = f" ({left} - (-{rest}))" if left and rest and len(left + rest) <= 40 else ""
-            yield ctx.warn("double-minus", f"'--' is two minus signs in the {d.name} dialect{shown}, {why}",
-                           Span(i, i + 2))
-            i += 2
-            continue
-        i += 1
+    positions, has_comments = double_minus_positions(text, d)
+    for i in positions:
+        rest = text[i + 2:].split(None, 1)[0] if text[i + 2:].strip() else ""
+        left = _leading_operand(text, i)
+        why = ("not a comment" if not has_comments
+               else "a comment only when a line break ends it, and none follows")
+        shown = f" ({left} - (-{rest}))" if left and rest and len(left + rest) <= 40 else ""
+        yield ctx.warn("double-minus", f"'--' is two minus signs in the {d.name} dialect{shown}, {why}",
+                       Span(i, i + 2))
 
 
 def _leading_operand(text: str, i: int) -> str:
@@ -191,10 +170,12 @@ def _numeric_use(ctx: _Context, ident: n.Identifier) -> "n.Node | None":
     parent = ctx.parents.get(id(ident))
     if isinstance(parent, n.Comparison):
         other = parent.right if parent.left is ident else parent.left
-        if isinstance(other, n.Arithmetic) and other.op is n.ArithOp.PLUS and ctx.dialect.string_concatenation:
-            return None
+        rules = rules_for(ctx.dialect)
+        if (isinstance(other, n.Arithmetic) and other.op is n.ArithOp.PLUS
+                and rules.arithmetic(n.ArithOp.PLUS, JmsType.STRING, JmsType.STRING) is JmsType.STRING):
+            return None  # a string concatenation (ActiveMQ)
         t = _static_type(ctx, other)
-        if t is JmsType.STRING and ctx.dialect.string_ordering:
+        if t is JmsType.STRING and rules.compare(n.CompareOp.LT, JmsType.STRING, JmsType.STRING) is not Order.FALSE:
             return None  # ActiveMQ orders two strings lexically
         if parent.op.is_ordering or (t is not None and t.is_numeric):
             return parent
@@ -203,7 +184,8 @@ def _numeric_use(ctx: _Context, ident: n.Identifier) -> "n.Node | None":
     if isinstance(parent, n.Unary):
         return parent
     if isinstance(parent, n.Arithmetic):
-        if parent.op is n.ArithOp.PLUS and ctx.dialect.string_concatenation:
+        if (parent.op is n.ArithOp.PLUS
+                and rules_for(ctx.dialect).arithmetic(n.ArithOp.PLUS, JmsType.STRING, JmsType.STRING) is JmsType.STRING):
             return None
         return parent
     return None
@@ -266,7 +248,7 @@ def _check_missing(ctx: _Context):
         span = _first_span(ctx.selector, name)
         if ref.header:
             header = ctx.dialect.header_for(name)
-            column = ctx.bound.binding.headers.get(header, header)
+            column = ctx.bound.binding.column_of(header)
             yield ctx.warn("missing-header",
                            f"header {header} reads column {column!r}, which the table does not have: NULL on "
                            f"every message (map it with headers={{{header!r}: '<column>'}})", span)
