@@ -114,7 +114,7 @@ class ReferenceInterpreter(NodeVisitor):
         return self._bool((not t) if node.negated else t)
 
     def visit_FunctionCall(self, node):
-        return call_function(node.name, [self.visit(a) for a in node.args])
+        return call_function(node.name, [self.visit(a) for a in node.args], self.d.jdk)
 
     def visit_IsNull(self, node):
         is_null = self.visit(node.operand) is None

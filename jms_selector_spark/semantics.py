@@ -162,7 +162,7 @@ def arithmetic(op: ArithOp, lv, rv, d: Dialect) -> "TypedValue | None":
     if lv is None or rv is None:
         return None
     if op is ArithOp.PLUS and d.string_concatenation and lv.type is JmsType.STRING:
-        return TypedValue(JmsType.STRING, lv.value + java_string(rv))
+        return TypedValue(JmsType.STRING, lv.value + java_string(rv, d.jdk))
     if not (isinstance(lv.type, JmsType) and isinstance(rv.type, JmsType)
             and lv.type.is_numeric and rv.type.is_numeric):
         return None
@@ -222,14 +222,15 @@ def identity(v, d: Dialect) -> "TypedValue | None":
     return None
 
 
-def java_string(v: TypedValue) -> str:
-    """``String.valueOf`` of a JMS value (for ActiveMQ's string concatenation)."""
+def java_string(v: TypedValue, jdk: int = 17) -> str:
+    """``String.valueOf`` of a JMS value (for ActiveMQ's string concatenation), floating values
+    as Java ``jdk`` prints them (`Dialect.jdk`)."""
     if v.type is JmsType.BOOLEAN:
         return "true" if v.value else "false"
     if v.type is JmsType.DOUBLE:
-        return jn.java_double_str(v.value)
+        return jn.java_number_str(v.value, is_float=False, jdk=jdk)
     if v.type is JmsType.FLOAT:
-        return jn.java_float_str(v.value)
+        return jn.java_number_str(v.value, is_float=True, jdk=jdk)
     if not isinstance(v.type, JmsType):  # an ActiveMQ list: AbstractCollection.toString
-        return "[" + ", ".join("null" if x is None else java_string(x) for x in v.value) + "]"
+        return "[" + ", ".join("null" if x is None else java_string(x, jdk) for x in v.value) + "]"
     return str(v.value)

@@ -350,10 +350,10 @@ def _distinct(t, part):
     return enc.indices, enc.dictionary.to_pylist()
 
 
-def _java_strings(t, part):
+def _java_strings(t, part, jdk: int = 17):
     """``String.valueOf`` of each value of ``part`` (for string concatenation)."""
     if isinstance(part, pa.Scalar):
-        return pa.scalar(sem.java_string(TypedValue(t, part.as_py())), pa.string())
+        return pa.scalar(sem.java_string(TypedValue(t, part.as_py()), jdk), pa.string())
     if t is _T.STRING:
         return part
     if t is _T.BOOLEAN:
@@ -361,7 +361,7 @@ def _java_strings(t, part):
     if t != LIST and t.is_exact:
         return pc.cast(part, pa.string())
     codes, values = _distinct(t, part)
-    texts = pa.array([sem.java_string(TypedValue(t, v)) for v in values], pa.string())
+    texts = pa.array([sem.java_string(TypedValue(t, v), jdk) for v in values], pa.string())
     return texts.take(codes)
 
 
@@ -633,7 +633,7 @@ class VectorizedEvaluator(NodeVisitor):
         args, folded = self._operands(node, node.args)
         if folded is not None:
             return folded
-        return _call_distinct(node.name, args, self.n)
+        return _call_distinct(node.name, args, self.n, self.d.jdk)
 
 
 def _compare_pair(op, lt, lp, rt, rp, d: Dialect):
@@ -672,7 +672,7 @@ def _lists_equal(lp: _Boxed, rp: _Boxed) -> pa.BooleanArray:
 def _arithmetic_pair(op, lt, lp, rt, rp, d: Dialect):
     """``lp op rp`` for one pair of types: (result type, part), or None (NULL)."""
     if op is n.ArithOp.PLUS and d.string_concatenation and lt is _T.STRING:
-        return _T.STRING, pc.binary_join_element_wise(lp, _java_strings(rt, rp), "")
+        return _T.STRING, pc.binary_join_element_wise(lp, _java_strings(rt, rp, d.jdk), "")
     if lt == LIST or rt == LIST or not (lt.is_numeric and rt.is_numeric):
         return None
     t = sem.arithmetic_type(lt, rt, d)
@@ -688,11 +688,11 @@ def _arithmetic_pair(op, lt, lp, rt, rp, d: Dialect):
     return t, _integer_division(op, a, b, t)
 
 
-def _call_distinct(name: str, args: list, n_rows: int) -> dict:
+def _call_distinct(name: str, args: list, n_rows: int, jdk: int = 17) -> dict:
     """`functions.call_function` once per distinct tuple of argument values."""
     codes, decoders = zip(*(_row_codes(union, n_rows) for union in args))
     keys, inverse = _distinct_rows(codes, [len(dec) for dec in decoders])
-    results = [call_function(name, [dec[c] for dec, c in zip(decoders, key)]) for key in keys]
+    results = [call_function(name, [dec[c] for dec, c in zip(decoders, key)], jdk) for key in keys]
     return _gather(results, pa.array(inverse, pa.int64()))
 
 
