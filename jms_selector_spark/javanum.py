@@ -7,7 +7,9 @@ both use them (the latter through numpy equivalents that are tested against thes
 from __future__ import annotations
 
 import math
+import re
 import struct
+import unicodedata
 
 __all__ = [
     "wrap_int",
@@ -24,6 +26,12 @@ __all__ = [
     "jdk17_double_str",
     "jdk17_float_str",
     "java_number_str",
+    "java_value_of",
+    "java_parse_integer",
+    "java_parse_floating",
+    "java_parse_boolean",
+    "JAVA_FLOAT_PATTERN",
+    "JAVA_INTEGER_RANGES",
 ]
 
 
@@ -441,3 +449,154 @@ def jdk17_float_str(v: float) -> str:
         n_sig = 24
     digits, dec_exponent = _dtoa(bin_exp - 127, fract << (_EXP_SHIFT - 23), n_sig)
     return _java_chars(negative, digits, dec_exponent)
+
+
+# -- Java's String -> number/boolean conversions (valueOf) ------------------------------------------
+#
+# One primitive for ActiveMQ's `convert_string_expressions:` comparisons and for declared property
+# types of MAP<STRING,STRING> layouts (JMS getLongProperty & co. on a string property): the Java
+# `valueOf(String)` of each class, with NumberFormatException as None.
+
+#: Ranges of the exact classes.
+JAVA_INTEGER_RANGES = {"byte": (-2**7, 2**7 - 1), "short": (-2**15, 2**15 - 1), "int": (-2**31, 2**31 - 1),
+                       "long": (-2**63, 2**63 - 1)}
+#: Double.valueOf / Float.valueOf's grammar after String.trim(): optional sign, NaN, Infinity, a
+#: decimal with optional exponent, or a hex float with a binary exponent; optional f/F/d/D suffix
+#: (not after NaN/Infinity). ASCII digits only.
+JAVA_FLOAT_PATTERN = (r"[+-]?(?:NaN|Infinity|(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
+                      r"|0[xX](?:[0-9a-fA-F]+\.?[0-9a-fA-F]*|\.[0-9a-fA-F]+)[pP][+-]?[0-9]+)[fFdD]?)")
+_FLOAT_RE = re.compile(JAVA_FLOAT_PATTERN + r"\Z")
+_TRIM = "".join(chr(c) for c in range(0x21))
+
+
+def _java_decimal_digit(c: str) -> int:
+    """Character.digit(c, 10) for one UTF-16 unit: ASCII and every other decimal digit (Nd) of
+    the Basic Multilingual Plane; -1 otherwise."""
+    if "0" <= c <= "9":
+        return ord(c) - 48
+    if c.isdecimal() and ord(c) <= 0xFFFF:
+        return unicodedata.decimal(c)
+    return -1
+
+
+def java_parse_integer(text: str, kind: str = "long") -> "int | None":
+    """``Byte/Short/Integer/Long.valueOf(text)`` (radix 10), or None where Java throws
+    NumberFormatException: an optional ``+``/``-`` then one or more decimal digits (any Unicode
+    decimal digit of the BMP, as Character.digit reads them), no blanks, within range."""
+    lo, hi = JAVA_INTEGER_RANGES[kind]
+    if not text:
+        return None
+    neg = text[0] == "-"
+    body = text[1:] if text[0] in "+-" else text
+    if not body or len(body) > 4000:  # beyond 4000 digits, only leading zeros could keep it in range
+        body = body.lstrip("0") if body else body
+        if not body or len(body) > 4000:
+            return None if not text[1 if text[0] in "+-" else 0:] else (0 if not body else None)
+    value = 0
+    for c in body:
+        d = _java_decimal_digit(c)
+        if d < 0:
+            return None
+        value = value * 10 + d
+        if value > hi + 1:
+            return None
+    value = -value if neg else value
+    return value if lo <= value <= hi else None
+
+
+def _fraction_to_float32(fr) -> float:
+    """The float32 nearest the rational ``fr`` (ties to even), as a Python float."""
+    from fractions import Fraction
+
+    if fr == 0:
+        return 0.0
+    sign = -1.0 if fr < 0 else 1.0
+    fr = abs(fr)
+    e = fr.numerator.bit_length() - fr.denominator.bit_length()
+    if Fraction(2) ** e > fr:
+        e -= 1
+    e = max(e, -126)  # subnormals share the exponent of the smallest normal
+    scale = Fraction(2) ** (23 - e)
+    q = fr * scale
+    m = q.numerator // q.denominator
+    rem = q - m
+    if rem > Fraction(1, 2) or (rem == Fraction(1, 2) and m & 1):
+        m += 1
+    value = m * 2.0 ** (e - 23) if abs(e - 23) < 1000 else float(Fraction(m) * Fraction(2) ** (e - 23))
+    if value > 3.4028234663852886e38:
+        return sign * math.inf
+    return sign * value
+
+
+def java_parse_floating(text: str, kind: str = "double") -> "float | None":
+    """``Double.valueOf(text)`` / ``Float.valueOf(text)`` (correctly rounded), or None where Java
+    throws NumberFormatException. Leading/trailing characters up to U+0020 are trimmed."""
+    s = text.strip(_TRIM)
+    if not _FLOAT_RE.match(s):
+        return None
+    # after NaN/Infinity nothing may follow, and both a decimal and a hex float end in a digit
+    # unless a type suffix follows: a final f/F/d/D is always the suffix
+    core = s[:-1] if s[-1] in "fFdD" else s
+    neg = core.startswith("-")
+    body = core.lstrip("+-")
+    if body == "NaN":
+        return math.nan
+    if body == "Infinity":
+        return -math.inf if neg else math.inf
+    if body[:2] in ("0x", "0X"):
+        try:
+            x = float.fromhex(("-" if neg else "") + body)
+        except OverflowError:
+            x = -math.inf if neg else math.inf
+        exact = None if kind == "double" else _hex_fraction(body, neg)
+    else:
+        x = float(("-" if neg else "") + body)
+        exact = None
+        if kind == "float":
+            from decimal import Decimal
+            from fractions import Fraction
+            exact = lambda: Fraction(Decimal(("-" if neg else "") + body))  # noqa: E731
+    if kind == "double":
+        return x
+    f = to_float32(x)
+    if math.isinf(x) or x == 0.0 or f == x:
+        return f if not math.isinf(x) else x
+    # Rounding the double to float can differ from rounding the exact value only when the
+    # double lies exactly halfway between two floats (or on the overflow edge).
+    if abs(x) < 3.4028235677973366e38:  # below the overflow midpoint: compare with the neighbour
+        bits = struct.unpack("<I", struct.pack("<f", f))[0]
+        away = (abs(x) > abs(f))  # the other float around x is one step further from zero
+        other = struct.unpack("<f", struct.pack("<I", bits + (1 if away else -1)))[0]
+        if x != (f + other) / 2:
+            return f
+    fr = exact() if callable(exact) else exact
+    return _fraction_to_float32(fr)
+
+
+def _hex_fraction(body: str, neg: bool):
+    from fractions import Fraction
+
+    mant, _, exp = body[2:].lower().partition("p")
+    whole, _, frac = mant.partition(".")
+    digits = (whole + frac) or "0"
+    fr = Fraction(int(digits, 16)) * Fraction(2) ** (int(exp) - 4 * len(frac))
+    return -fr if neg else fr
+
+
+def java_parse_boolean(text: str) -> bool:
+    """``Boolean.valueOf(text)``: TRUE exactly for "true" in any case (never throws)."""
+    return len(text) == 4 and text.isascii() and text.lower() == "true"
+
+
+def java_value_of(text: str, kind: str):
+    """``<Class>.valueOf(text)`` for a JMS type name (boolean, byte, short, int, long, float,
+    double, string): the Python value, or None for NumberFormatException."""
+    if kind in JAVA_INTEGER_RANGES:
+        return java_parse_integer(text, kind)
+    if kind in ("float", "double"):
+        return java_parse_floating(text, kind)
+    if kind == "boolean":
+        return java_parse_boolean(text)
+    if kind == "string":
+        return text
+    raise ValueError(f"no Java valueOf for {kind!r}")

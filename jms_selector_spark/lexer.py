@@ -32,7 +32,10 @@ from .errors import SelectorSyntaxError, SelectorTypeError
 from .source import Span
 from .tokens import JAVA_WHITESPACE, RESERVED, TOKENS
 
-__all__ = ["SelectorLexer", "is_java_identifier_start", "is_java_identifier_part"]
+__all__ = ["SelectorLexer", "is_java_identifier_start", "is_java_identifier_part", "CONVERT_PREFIX"]
+
+#: ActiveMQ's selector prefix that switches on string conversion in comparisons.
+CONVERT_PREFIX = "convert_string_expressions:"
 
 # Candidate identifier characters for the regex: ASCII letters, digits, `_`, `$`, the ASCII
 # identifier-ignorable controls, and any non-ASCII character. The exact rule (Java's, or the
@@ -265,6 +268,10 @@ class SelectorLexer:
         self._last_line_end = max(text.rfind("\n"), text.rfind("\r"))
         self._lexer.input(text)
         self._lexer.lineno = 1
+        if self.dialect.string_conversion_prefix and text.startswith(CONVERT_PREFIX):
+            # ActiveMQ's `convert_string_expressions:` (exactly, at position 0) is not part of the
+            # grammar: SelectorParser strips it and parses the rest (see `selector.parse`).
+            self._lexer.lexpos = len(CONVERT_PREFIX)
         while True:
             tok = self._lexer.token()
             if tok is None:

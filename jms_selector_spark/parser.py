@@ -424,7 +424,8 @@ def parse_tree(text: str, dialect: "str | Dialect" = "jms") -> "n.Node | None":
     if not text.strip(" \t\f\r\n"):
         return None
     try:
-        root = _parser_for(d).parse(text)
+        # the parser does not depend on string conversion (a comparison-time rule): one per dialect
+        root = _parser_for(d.derive(convert_string_expressions=False) if d.convert_string_expressions else d).parse(text)
     except RecursionError:  # defensive: PLY itself is iterative
         raise SelectorSyntaxError(f"selector nested more than {MAX_DEPTH} levels deep", text,
                                   Span(0, len(text))) from None

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from . import nodes as n
 from .checker import check
 from .dialects import Dialect, get_dialect
+from .lexer import CONVERT_PREFIX
 from .parser import parse_tree
 from .printer import to_text
 from .visitor import ensure_recursion_room
@@ -45,7 +46,10 @@ class Selector:
 
     def canonical(self) -> str:
         """The selector re-printed in canonical form (keywords upper case, minimal spacing)."""
-        return to_text(self.root, self.dialect)
+        text = to_text(self.root, self.dialect)
+        if self.dialect.string_conversion_prefix and self.text.startswith(CONVERT_PREFIX):
+            return CONVERT_PREFIX + text
+        return text
 
     def __str__(self):
         return self.text
@@ -103,4 +107,8 @@ def _parse_cached(text: str, dialect: Dialect) -> Selector:
     if root is not None:
         ensure_recursion_room(n.depth(root))
         check(root, dialect, text)
+    if dialect.string_conversion_prefix and text.startswith(CONVERT_PREFIX):
+        # ActiveMQ's `convert_string_expressions:` prefix: the same tree, compared with string
+        # conversion (Dialect.convert_string_expressions).
+        dialect = dialect.derive(convert_string_expressions=True)
     return Selector(text, root, dialect)

@@ -93,6 +93,8 @@ def compare(op: CompareOp, lv, rv, d: Dialect) -> "bool | None":
         # anything else with a list is FALSE (ActiveMQ cannot order a list: it throws).
         return op is CompareOp.EQ and java_equals(lv, rv)
     lf, rf = lv.type.family, rv.type.family
+    if lf != rf and d.convert_string_expressions and "string" in (lf, rf):
+        return compare_converted(op, lv, rv, d)
     if lf != rf:
         return False
     if lf == "numeric":
@@ -127,6 +129,39 @@ def compare(op: CompareOp, lv, rv, d: Dialect) -> "bool | None":
     else:
         a, b = lv.value, rv.value
     return _order(op, (a > b) - (a < b))
+
+
+def string_conversion(lt: JmsType, rt: JmsType) -> "tuple[str, JmsType] | None":
+    """ActiveMQ's ``convert_string_expressions`` rule for a string compared with a number or a
+    boolean (``ComparisonExpression.compare``): ``("left", T)`` or ``("right", T)`` — which side
+    is converted with ``T.valueOf(String)`` (the other side's class) — or ``("error", None)``
+    when ActiveMQ throws (a boolean on the left: it casts the Boolean to String), or None when
+    the pair is not a string against a number or boolean."""
+    if lt is JmsType.STRING and (rt.is_numeric or rt is JmsType.BOOLEAN):
+        return ("left", rt)
+    if rt is JmsType.STRING and lt.is_numeric:
+        return ("right", lt)
+    if rt is JmsType.STRING and lt is JmsType.BOOLEAN:
+        return ("error", None)
+    return None
+
+
+def compare_converted(op: CompareOp, lv: TypedValue, rv: TypedValue, d: Dialect) -> "bool | None":
+    """``lv op rv`` for a string against a number or boolean under ``convert_string_expressions``:
+    the string becomes the other side's class (`javanum.java_value_of`); text Java cannot read
+    (NumberFormatException) compares FALSE; a boolean on the left is an ActiveMQ error (UNKNOWN)."""
+    rule = string_conversion(lv.type, rv.type)
+    if rule is None:
+        return False
+    side, t = rule
+    if side == "error":
+        return None
+    text = lv.value if side == "left" else rv.value
+    value = jn.java_value_of(text, t.value)
+    if value is None:
+        return False
+    conv = TypedValue(t, value)
+    return compare(op, conv, rv, d) if side == "left" else compare(op, lv, conv, d)
 
 
 def java_equals(a: TypedValue, b: TypedValue) -> bool:

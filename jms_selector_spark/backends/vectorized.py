@@ -66,6 +66,7 @@ import pyarrow.compute as pc
 from .. import nodes as n
 from .. import semantics as sem
 from ..dialects import Dialect
+from .arrow_javanum import java_value_of_arrow
 from ..functions import LIST, call_function
 from ..interpreter import ReferenceInterpreter
 from ..like import compile_like, like_tokens
@@ -534,6 +535,9 @@ class VectorizedEvaluator(NodeVisitor):
         pieces, unlike = [], False
         for lt, lp in left.items():
             for rt, rp in right.items():
+                if d.convert_string_expressions and _converts(lt, rt):
+                    pieces.append(_compare_converted(op, lt, lp, rt, rp, d))
+                    continue
                 r = _compare_pair(op, lt, lp, rt, rp, d)
                 unlike |= r is None
                 if r is not None:
@@ -544,7 +548,10 @@ class VectorizedEvaluator(NodeVisitor):
         if op is n.CompareOp.EQ and d.null_equality == "activemq":
             lv, rv = _union_valid(left), _union_valid(right)
             if not (lv is True and rv is True):
-                out = _coalesce([out, _where(lv, False, _where(rv, None, True))])
+                fill = _where(lv, False, _where(rv, None, True))
+                if d.convert_string_expressions:  # an ActiveMQ error on two values stays UNKNOWN
+                    fill = _where(_mask_and(lv, rv), None, fill)
+                out = _coalesce([out, fill])
         return out
 
     def visit_Arithmetic(self, node):
@@ -656,6 +663,31 @@ def _compare_pair(op, lt, lp, rt, rp, d: Dialect):
     if lt is _T.STRING:
         lp, rp = _utf16_order(lp), _utf16_order(rp)
     return _COMPARE[op](lp, rp)
+
+
+def _converts(lt, rt) -> bool:
+    """A string against a number or boolean: ActiveMQ's convert_string_expressions applies."""
+    return lt != LIST and rt != LIST and sem.string_conversion(lt, rt) is not None
+
+
+def _java_value_of(part, t):
+    """``t.valueOf(String)`` of each string of ``part`` (`arrow_javanum`)."""
+    return java_value_of_arrow(part, t)
+
+
+def _compare_converted(op, lt, lp, rt, rp, d: Dialect):
+    """`semantics.compare_converted` for one pair of types: the string side converted to the
+    other side's class; FALSE where that text is not a number; UNKNOWN for ActiveMQ's error."""
+    side, t = sem.string_conversion(lt, rt)
+    both = _mask_and(_part_valid(lp), _part_valid(rp))
+    if side == "error":
+        return _where(both, None, None)
+    if side == "left":
+        cmp = _compare_pair(op, t, _java_value_of(lp, t), rt, rp, d)
+    else:
+        cmp = _compare_pair(op, lt, lp, t, _java_value_of(rp, t), d)
+    false = _where(both, False, None)
+    return false if cmp is None else _coalesce([cmp, false])
 
 
 def _lists_equal(lp: _Boxed, rp: _Boxed) -> pa.BooleanArray:

@@ -128,3 +128,94 @@ def test_against_the_jvm(compiled, era):
     assert len(out) == len(vals)
     bad = [(k, hex(b), o, _mine(k, b, version)) for (k, b), o in zip(vals, out) if o != _mine(k, b, version)]
     assert not bad, f"JDK {version}: {len(bad)}/{len(vals)} differ: {bad[:10]}"
+
+
+# -- String -> number: Byte/Short/Integer/Long/Float/Double/Boolean.valueOf -------------------------
+
+PARSE_SRC = r"""
+import java.io.*;
+public class Parse {
+  public static void main(String[] a) throws Exception {
+    BufferedReader r = new BufferedReader(new InputStreamReader(System.in, "UTF-8"));
+    PrintWriter w = new PrintWriter(new BufferedWriter(new OutputStreamWriter(System.out, "UTF-8")));
+    String line;
+    while ((line = r.readLine()) != null) {
+      String k = line.substring(0, 1);
+      String s = line.substring(2).replace("\\n", "\n").replace("\\t", "\t");
+      String out;
+      try {
+        switch (k) {
+          case "b": out = String.valueOf(Byte.valueOf(s)); break;
+          case "s": out = String.valueOf(Short.valueOf(s)); break;
+          case "i": out = String.valueOf(Integer.valueOf(s)); break;
+          case "l": out = String.valueOf(Long.valueOf(s)); break;
+          case "f": out = Integer.toHexString(Float.floatToRawIntBits(Float.valueOf(s))); break;
+          case "d": out = Long.toHexString(Double.doubleToRawLongBits(Double.valueOf(s))); break;
+          default: out = String.valueOf(Boolean.valueOf(s));
+        }
+      } catch (NumberFormatException e) { out = "NFE"; }
+      w.println(out);
+    }
+    w.flush();
+  }
+}
+"""
+KINDS = {"b": "byte", "s": "short", "i": "int", "l": "long", "f": "float", "d": "double", "o": "boolean"}
+
+
+def _strings(n=4000, seed=7):
+    rng = random.Random(seed)
+    alphabet = list("0123456789+-.eEpPxXfFdDaAbB \t") + ["١", "１", "\u0966", "NaN", "Infinity", "_", "\u00a0"]
+    out = ["", "+", "-", "true", "TRUE", "tRuE", "yes", "1", " 1", "1 ", "127", "128", "-128", "-129", "32767", "32768",
+           "2147483647", "2147483648", "-2147483648", "9223372036854775807", "9223372036854775808",
+           "-9223372036854775808", "0" * 30 + "1", "1.", ".5", ".", "1e", "1e5", "1E-5", "0x1p3", "0x.8p1", "0x1.8p1d",
+           "NaN", "-Infinity", "Infinityf", "inf", "1e999", "-1e-999", "3.4028235677973366e38", "1.4e-45", "7.006e-46",
+           "7.0064923216240854e-46", "1.00000005960464477539062500000001", "\t7\n", "1_0", "١٢", "１２", "0x", "1.5f", "1.5D"]
+    for _ in range(n):
+        out.append("".join(rng.choice(alphabet) for _ in range(rng.randint(1, 6))))
+        out.append(repr(rng.uniform(-1, 1) * 10 ** rng.randint(-50, 50)))
+        out.append(str(rng.randint(-2**64, 2**64)))
+        m = rng.getrandbits(25) | 1  # float midpoints and their neighbours
+        e = rng.randint(-150, 100)
+        from fractions import Fraction
+        out.append(format(Fraction(m) * Fraction(2) ** e, "") if False else f"{m}e0" if e == 0 else
+                   str(float(m * 2.0 ** e)) if abs(e) < 60 else f"{m}e0")
+    return out
+
+
+@pytest.fixture(scope="module")
+def parse_compiled(tmp_path_factory):
+    javac = shutil.which("javac")
+    if not javac:
+        pytest.skip("no javac")
+    d = tmp_path_factory.mktemp("parse")
+    (d / "Parse.java").write_text(PARSE_SRC)
+    subprocess.run([javac, "--release", "17", "-d", str(d), str(d / "Parse.java")], check=True, timeout=120)
+    return d
+
+
+def _ours_parsed(kind, s):
+    v = jn.java_value_of(s, KINDS[kind])
+    if v is None:
+        return "NFE"
+    if kind == "f":
+        return format(struct.unpack("<I", struct.pack("<f", v))[0], "x")
+    if kind == "d":
+        return format(struct.unpack("<Q", struct.pack("<d", v))[0], "x")
+    if kind == "o":
+        return "true" if v else "false"
+    return str(v)
+
+
+def test_value_of_against_the_jvm(parse_compiled):
+    java = _jdks().get(17) or shutil.which("java")
+    strings = _strings()
+    lines = [(k, s) for s in strings for k in KINDS if "\n" not in s.replace("\n", "")]
+    text = "".join(f"{k} {s.replace(chr(10), chr(92) + 'n').replace(chr(9), chr(92) + 't')}\n" for k, s in lines)
+    out = subprocess.run([java, "-cp", str(parse_compiled), "Parse"], input=text.encode("utf-8"), capture_output=True,
+                         check=True, timeout=300).stdout.decode("utf-8").split("\n")[:-1]
+    assert len(out) == len(lines)
+    bad = [(k, s, o, _ours_parsed(k, s)) for (k, s), o in zip(lines, out)
+           if o != _ours_parsed(k, s) and not (k in "fd" and o.startswith("7f") and _ours_parsed(k, s).startswith("7f")
+                                               and "NaN" in s)]
+    assert not bad, f"{len(bad)}/{len(lines)} differ: {bad[:10]}"
