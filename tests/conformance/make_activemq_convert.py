@@ -30,12 +30,11 @@ def c(selector, props):
     CASES.append((P + selector, props))
 
 
-TEXTS = ["1", "+1", "-1", "01", " 1", "1 ", "1.0", "1.5", "1e0", ".5", "1.", "0x1p0", "0x10", "NaN", "Infinity",
-         "-Infinity", "1.5f", "2d", "abc", "", "true", "TRUE", "false", "yes", "127", "128", "-129", "32768",
-         "2147483647", "2147483648", "9223372036854775807", "9223372036854775808", "١", "１", "1_0", "\t1\n",
-         "-0", "-0.0", "0.0", "3.4028235E38", "1e39", "4.9E-324", "1.1", "100"]
-NUMS = [("byte", 1), ("short", 1), ("int", 1), ("long", 1), ("float", 1.0), ("double", 1.0), ("float", 1.5),
-        ("long", 2147483648), ("double", math.nan), ("double", -0.0), ("float", 1.1), ("double", math.inf)]
+TEXTS = ["1", "+1", "-1", "01", " 1", "1.0", "1.5", "1e0", ".5", "0x1p0", "0x10", "NaN", "-Infinity", "1.5f", "abc",
+         "", "true", "TRUE", "yes", "128", "-129", "2147483648", "9223372036854775808", "١", "1_0", "\t1\n", "-0.0",
+         "1.1"]
+NUMS = [("byte", 1), ("short", 1), ("int", 1), ("long", 1), ("float", 1.5), ("double", 1.0), ("long", 2147483648),
+        ("double", math.nan), ("double", -0.0), ("float", 1.1)]
 for text in TEXTS:
     for t, v in NUMS:
         c("s = n", {"s": ("string", text), "n": (t, v)})

@@ -70,6 +70,18 @@ def test_declared_types_through_the_fallback_udf(spark, table):
         assert got == want, sel
 
 
+def test_convert_string_expressions_through_jms_filter(spark, table):
+    """ActiveMQ's prefix on the raw map strings: native where it can be, and a boolean compared
+    with a string (an ActiveMQ error: UNKNOWN) in the fallback, whose pickled sub-selectors keep
+    the conversion."""
+    rows = _rows()
+    for sel in ["convert_string_expressions:other > 4", "convert_string_expressions:qty = 5.0 OR ratio BETWEEN 1 AND 2",
+                "convert_string_expressions:NOT (TRUE = other) OR qty < 0", "convert_string_expressions:flag = TRUE"]:
+        got = sorted(r["id"] for r in jss.jms_filter(table, sel, dialect="activemq").collect())
+        want = sorted(i for i, p in rows if jss.evaluate(sel, properties=p, dialect="activemq") is True)
+        assert got == want, sel
+
+
 def test_a_declared_type_on_a_non_string_column_is_an_error(spark):
     from pyspark.sql import types as T
 
@@ -78,3 +90,22 @@ def test_a_declared_type_on_a_non_string_column_is_an_error(spark):
         jss.selector_to_sql("qty > 4", schema, property_types={"qty": "long"})
     with pytest.raises(ValueError, match="expected one of"):
         jss.selector_to_sql("qty > 4", schema, property_types={"qty": "decimal"})
+
+
+def test_declared_types_through_route_and_register_selector(spark, table):
+    """route(**binding) and register_selector pass property_types on: native CASE arms and the
+    routing UDF (a fallback subscription) read the map the same way."""
+    rows = _rows()
+    subs = {"big": "qty > 4", "ratio-text": "'' + ratio LIKE '1%' AND flag", "tiny": "small < 0 OR f = 1.1"}
+    msgs = table.withColumn("JMSMessageID", table["id"].cast("string"))
+    out = jss.route(msgs, subs, mode="topic", dialect="activemq", property_types=DECLARED)
+    got = sorted((r["id"], r["subscription"]) for r in out.select("id", "subscription").collect())
+    want = []
+    for i, props in rows:
+        hit = [name for name, sel in subs.items() if _expected(sel, props, "activemq") is True]
+        want += [(i, name) for name in hit] or [(i, None)]
+    assert got == sorted(want, key=lambda p: (p[0], p[1] or ""))
+    table.createOrReplaceTempView("pt_messages")
+    jss.register_selector(spark, "big_qty", "qty > 4", "pt_messages", property_types=DECLARED)
+    got = sorted(r["id"] for r in spark.sql("SELECT id FROM pt_messages WHERE big_qty(struct(*))").collect())
+    assert got == sorted(i for i, p in rows if _expected("qty > 4", p, "jms") is True)
