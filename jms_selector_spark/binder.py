@@ -61,20 +61,39 @@ class Binding:
     properties : str
         Name of the column holding the application properties (STRUCT, MAP or VARIANT). When
         the table has no such column, properties are its other top-level columns ("flat").
+    property_types : Mapping[str, str]
+        Declared JMS types of properties stored as strings (``{"qty": "long"}``), typically in a
+        ``MAP<STRING,STRING>`` column: each value is read as JMS ``getLongProperty`` /
+        ``getIntProperty`` / ``getDoubleProperty`` / ``getBooleanProperty``… would read it from a
+        String property, with Java's ``valueOf`` (``" 5"``, ``"5.0"`` and ``"0x5"`` are not longs;
+        ``"١٢"`` is 12; any text is a boolean: TRUE only for "true" in any case). Text Java cannot
+        read (NumberFormatException there) is NULL here. Applies to string-valued properties of
+        any layout; naming a property whose column is not a string is a binding error.
     """
 
     headers: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     properties: str = "properties"
+    property_types: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
 
     @classmethod
-    def of(cls, headers=None, properties="properties") -> "Binding":
-        return cls(MappingProxyType(dict(headers or {})), properties)
+    def of(cls, headers=None, properties="properties", property_types=None) -> "Binding":
+        declared = {}
+        for name, t in dict(property_types or {}).items():
+            try:
+                jt = t if isinstance(t, JmsType) else JmsType.parse(str(t))
+            except ValueError:
+                jt = None
+            if jt is None or not jt.is_static or jt is JmsType.NULL:
+                raise ValueError(f"property_types[{name!r}] = {t!r}: expected one of boolean, byte, short, int,"
+                                 " long, float, double, string")
+            declared[name] = jt.value
+        return cls(MappingProxyType(dict(headers or {})), properties, MappingProxyType(declared))
 
     def __hash__(self):
-        return hash((tuple(sorted(self.headers.items())), self.properties))
+        return hash((tuple(sorted(self.headers.items())), self.properties, tuple(sorted(self.property_types.items()))))
 
     def __reduce__(self):  # MappingProxyType does not pickle
-        return (Binding.of, (dict(self.headers), self.properties))
+        return (Binding.of, (dict(self.headers), self.properties, dict(self.property_types)))
 
     def column_of(self, header: str) -> str:
         """The column holding ``header`` (its own name unless ``headers=`` maps it)."""
@@ -190,8 +209,25 @@ def bind(selector: Selector, schema, binding: "Binding | None" = None) -> BoundS
     header_columns = {binding.headers.get(h, h) for h in selector.dialect.headers | HEADER_TYPES.keys()}
     refs = {}
     for name in selector.identifiers:
-        refs[name] = _resolve(name, selector, fields, props_type, header_columns, binding)
+        refs[name] = _declared(_resolve(name, selector, fields, props_type, header_columns, binding), selector,
+                               binding)
     return BoundSelector(selector, MappingProxyType(refs), binding)
+
+
+def _declared(ref: ColumnRef, selector: Selector, binding: Binding) -> ColumnRef:
+    """Apply ``binding.property_types`` to a property read from strings (`Binding`)."""
+    declared = binding.property_types.get(ref.name)
+    if declared is None or ref.header or ref.access in ("missing", "variant"):
+        return ref
+    t = JmsType.parse(declared)
+    if ref.type is not JmsType.STRING or ref.conversion is not None:
+        raise SelectorBindingError(
+            f"property_types declares {ref.name!r} as {declared}, but its column {'.'.join(ref.path)!r} holds"
+            f" {ref.spark_type or ref.type.value} values, not strings (declared types convert string values only)",
+            selector.text, _first_span(selector, ref.name))
+    if t is JmsType.STRING:
+        return ref
+    return ColumnRef(ref.name, ref.path, ref.access, t, "java_value_of", ref.spark_type, False)
 
 
 def _first_span(selector: Selector, name: str):

@@ -132,6 +132,28 @@ class Dialect:
         Extra names for headers (Solace's ``ci``, ``mi``…).
     max_length : int | None
         Longest selector accepted, in UTF-8 bytes.
+    reserved_words : frozenset
+        Words reserved beyond the JMS keywords, upper case (ActiveMQ: ``XPATH``, ``XQUERY``, its
+        body-selector keywords): never identifiers, in any case.
+    like_escape_as_hex : bool
+        LIKE reads an escaped character the way ActiveMQ's ``LikeExpression`` compiles it: as
+        ``\\x`` + ``Integer.toHexString(c)`` inside a Java regex, which is the character itself
+        only for U+0010..U+00FF. An escape character below U+0010 escaping itself swallows the
+        next pattern character as a second hex digit (or makes the selector invalid); one above
+        U+00FF escaping itself stands for U+00hh and the remaining hex digits as text. The
+        pattern is rewritten once, at parse time (``activemq_like.py``).
+    jdk : int
+        The Java version whose ``Double.toString``/``Float.toString`` string concatenation and
+        functions use: below 19 FloatingDecimal (``1e23`` → ``9.999999999999999E22``,
+        ``Double.MIN_VALUE`` → ``4.9E-324``; ActiveMQ on Debian's JDK 17), 19 and later the
+        shortest form (``1.0E23``).
+    string_conversion_prefix : bool
+        Accept ActiveMQ's ``convert_string_expressions:`` prefix (exactly, at position 0): the
+        selector is parsed without it and gets ``convert_string_expressions=True``.
+    convert_string_expressions : bool
+        Comparisons between a string and a number or boolean convert the string with the Java
+        ``valueOf`` of the other operand's class (ActiveMQ's ``ComparisonExpression.compare``
+        under the prefix; invalid text compares FALSE).
     """
 
     name: str
@@ -159,6 +181,11 @@ class Dialect:
     headers: frozenset = JMS_HEADERS
     header_aliases: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     max_length: int | None = None
+    reserved_words: frozenset = frozenset()
+    like_escape_as_hex: bool = False
+    jdk: int = 17
+    string_conversion_prefix: bool = False
+    convert_string_expressions: bool = False
 
     def __post_init__(self):
         if self.null_equality not in ("unknown", "activemq"):
@@ -238,6 +265,10 @@ ACTIVEMQ = Dialect(
     functions=frozenset({"REGEX", "INLIST", "SPLIT", "MAKELIST", "REPLACE"}),
     in_requires_identifier=True,
     headers=JMS_HEADERS | {"JMSRedelivered", "JMSExpiration", "JMSReplyTo", "JMSDestination"},
+    reserved_words=frozenset({"XPATH", "XQUERY"}),
+    like_escape_as_hex=True,
+    jdk=17,
+    string_conversion_prefix=True,
 )
 
 DIALECTS = MappingProxyType({d.name: d for d in (JMS, ACTIVEMQ)})

@@ -68,7 +68,7 @@ def _java_split(text: str, sep: str, limit: int = 0):
 
 
 
-def call_function(name: str, args: list) -> "TypedValue | tuple | None":
+def call_function(name: str, args: list, jdk: int = 17) -> "TypedValue | tuple | None":
     """Apply function ``name`` to typed arguments (None for NULL); lists are ('list', [..])."""
     if name == "MAKELIST":
         # A NULL argument is a null element of the list (ActiveMQ: `MAKELIST(missing) IS NULL` is
@@ -81,7 +81,7 @@ def call_function(name: str, args: list) -> "TypedValue | tuple | None":
     if name in ("REGEX", "SPLIT", "REPLACE"):
         # ActiveMQ passes each argument's toString() to java.util.regex
         args = [a if a.type == LIST or (a.type is JmsType.STRING) or (i == 2 and name == "SPLIT")
-                else TypedValue(JmsType.STRING, java_string(a)) for i, a in enumerate(args)]
+                else TypedValue(JmsType.STRING, java_string(a, jdk)) for i, a in enumerate(args)]
     vals = [a.value for a in args]
     kinds = [a.type for a in args]
     if name == "INLIST" and len(args) == 2 and kinds[0] == LIST:

@@ -93,7 +93,7 @@ class ReferenceInterpreter(NodeVisitor):
         return self._bool(sem.like(self.visit(node.operand), node.pattern, node.escape, node.negated))
 
     def visit_FunctionCall(self, node):
-        return call_function(node.name, [self.visit(a) for a in node.args])
+        return call_function(node.name, [self.visit(a) for a in node.args], self.rules.text_jdk)
 
     def visit_IsNull(self, node):
         is_null = self.visit(node.operand) is None

@@ -7,7 +7,9 @@ both use them (the latter through numpy equivalents that are tested against thes
 from __future__ import annotations
 
 import math
+import re
 import struct
+import unicodedata
 
 __all__ = [
     "wrap_int",
@@ -21,6 +23,15 @@ __all__ = [
     "as_java_float",
     "java_double_str",
     "java_float_str",
+    "jdk17_double_str",
+    "jdk17_float_str",
+    "java_number_str",
+    "java_value_of",
+    "java_parse_integer",
+    "java_parse_floating",
+    "java_parse_boolean",
+    "JAVA_FLOAT_PATTERN",
+    "JAVA_INTEGER_RANGES",
 ]
 
 
@@ -133,17 +144,459 @@ def _java_fp_str(digits_repr: str) -> str:
     return sign + digits[0] + "." + (digits[1:] or "0") + "E" + str(sci_exp)
 
 
+def _two_digit_closest(v: float, shortest: str, back) -> str:
+    """JDK 19+'s rule when the shortest decimal has one digit: of the two-digit decimals that
+    round to ``v`` (``back(text) == v``), the closest to ``v`` (ties: even last digit).
+    ``Double.MIN_VALUE`` is 4.9E-324, not 5.0E-324."""
+    from fractions import Fraction
+
+    mant, _, exp = shortest.lstrip("-").partition("e")
+    digits = mant.replace(".", "").strip("0")
+    if len(digits) != 1 or v == 0 or math.isinf(v) or math.isnan(v):
+        return shortest
+    exact = abs(Fraction(v))
+    k = math.floor(math.log10(float(exact))) if exact >= Fraction(1, 10**300) else None
+    if k is None:
+        k = len(str(exact.denominator)) * -1
+    best = None
+    for j in range(k - 3, k + 2):
+        q = exact / Fraction(10) ** j
+        n = round(q)  # Fraction rounds half to even
+        if 10 <= n <= 99:
+            text = f"{'-' if v < 0 else ''}{n}e{j}"
+            if back(text) == v:
+                dist = abs(Fraction(n) * Fraction(10) ** j - exact)
+                if best is None or dist < best[0] or (dist == best[0] and n % 2 == 0):
+                    best = (dist, text)
+    return best[1] if best else shortest
+
+
 def java_double_str(v: float) -> str:
-    """``String.valueOf(double)`` (shortest round-trip digits, Java layout: 1.0E10, 0.001)."""
-    return _java_fp_str(repr(float(v)))
+    """``Double.toString`` as JDK 19 and later print it: the shortest decimal that round-trips
+    (two digits when one would do: the closest of those), in Java's layout (1.0E10, 0.001).
+    ActiveMQ on JDK 17 prints differently: `jdk17_double_str`."""
+    v = float(v)
+    return _java_fp_str(_two_digit_closest(v, repr(v), float))
 
 
 def java_float_str(v: float) -> str:
-    """``String.valueOf(float)`` for a value that is exactly a float32."""
+    """``Float.toString`` as JDK 19 and later print it, for a value that is exactly a float32
+    (see `java_double_str`; JDK 17: `jdk17_float_str`)."""
     if math.isnan(v) or math.isinf(v):
         return _java_fp_str(repr(v))
     for precision in range(1, 10):
         text = f"{v:.{precision}g}"
         if to_float32(float(text)) == v:
-            return _java_fp_str(repr(float(text)) if "e" not in text else text)
+            text = repr(float(text)) if "e" not in text else text
+            return _java_fp_str(_two_digit_closest(v, text, lambda t: to_float32(float(t))))
     return _java_fp_str(repr(v))
+
+
+def java_number_str(v: float, *, is_float: bool, jdk: int = 17) -> str:
+    """``Double.toString`` / ``Float.toString`` as the given JDK prints them (8-18: FloatingDecimal;
+    19 and later: the shortest form)."""
+    if jdk < 19:
+        return jdk17_float_str(v) if is_float else jdk17_double_str(v)
+    return java_float_str(v) if is_float else java_double_str(v)
+
+
+# -- Double.toString / Float.toString as JDK 17 prints them (FloatingDecimal.dtoa) -------------------
+#
+# JDK 17's algorithm is not "shortest": it develops digits of the exact binary value with a
+# symmetric half-ulp stopping test and forces a second digit in E-form, so it prints
+# 9.999999999999999E22 for 1e23, 2.14748365E9 for the float 2^31 and 4.9E-324 for Double.MIN_VALUE.
+# This is a transcription of FloatingDecimal.BinaryToASCIIBuffer.dtoa/developLongDigits/roundup/
+# getChars, including its int/long fast paths and their overflow behaviour (simulated with
+# 32-/64-bit wraparound) and the strict (`>`) versus non-strict (`>=`) "high" test of the
+# fast paths and the big-integer path. Checked against the JVM (tests/unit/test_javanum_jdk.py).
+
+_N_5_BITS = (0, 3, 5, 7, 10, 12, 14, 17, 19, 21, 24, 26, 28, 31, 33, 35, 38, 40, 42, 45, 47, 49, 52, 54,
+             56, 59, 61)
+_INSIGNIFICANT_DIGITS_NUMBER = (
+    0, 0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 5, 5, 5, 6, 6, 6, 6, 7, 7, 7, 8, 8, 8, 9, 9, 9, 9,
+    10, 10, 10, 11, 11, 11, 12, 12, 12, 12, 13, 13, 13, 14, 14, 14, 15, 15, 15, 15, 16, 16, 16, 17, 17, 17,
+    18, 18, 18, 19)
+_EXP_SHIFT = 52
+_LONG_5_POW_LEN = 27  # FDBigInteger.LONG_5_POW: 5^0 .. 5^26
+
+
+def _w32(v: int) -> int:
+    return ((v + 2**31) % 2**32) - 2**31
+
+
+def _w64(v: int) -> int:
+    return ((v + 2**63) % 2**64) - 2**63
+
+
+def _jdiv(a: int, b: int) -> int:  # Java's truncating / on non-negative... or any sign
+    q = abs(a) // abs(b)
+    return q if (a < 0) == (b < 0) else -q
+
+
+def _jrem(a: int, b: int) -> int:
+    return a - b * _jdiv(a, b)
+
+
+def _develop_long_digits(dec_exp: int, lvalue: int, insignificant: int):
+    if insignificant:
+        pow10 = 10 ** insignificant
+        residue = lvalue % pow10
+        lvalue //= pow10
+        dec_exp += insignificant
+        if residue >= (pow10 >> 1):
+            lvalue += 1
+    c = lvalue % 10
+    lvalue //= 10
+    while c == 0:
+        dec_exp += 1
+        c = lvalue % 10
+        lvalue //= 10
+    out = []
+    while lvalue != 0:
+        out.append(c)
+        dec_exp += 1
+        c = lvalue % 10
+        lvalue //= 10
+    out.append(c)
+    return [chr(48 + d) for d in reversed(out)], dec_exp + 1
+
+
+def _estimate_dec_exp(fract_bits: int, bin_exp: int) -> int:
+    d2 = struct.unpack("<d", struct.pack("<Q", (1023 << 52) | (fract_bits & ((1 << 52) - 1))))[0]
+    d = (d2 - 1.5) * 0.289529654 + 0.176091259 + float(bin_exp) * 0.301029995663981
+    return math.floor(d)
+
+
+def _dtoa(bin_exp: int, fract_bits: int, n_significant_bits: int):
+    """Digits (list of chars) and decExponent, as BinaryToASCIIBuffer.dtoa leaves them."""
+    tail_zeros = (fract_bits & -fract_bits).bit_length() - 1
+    n_fract_bits = _EXP_SHIFT + 1 - tail_zeros
+    n_tiny_bits = max(0, n_fract_bits - bin_exp - 1)
+    if -21 <= bin_exp <= 62:
+        if n_tiny_bits < _LONG_5_POW_LEN and n_fract_bits + _N_5_BITS[n_tiny_bits] < 64 and n_tiny_bits == 0:
+            insignificant = 0
+            if bin_exp > n_significant_bits:
+                p2 = bin_exp - n_significant_bits - 1
+                insignificant = _INSIGNIFICANT_DIGITS_NUMBER[p2] if 1 < p2 < len(_INSIGNIFICANT_DIGITS_NUMBER) else 0
+            if bin_exp >= _EXP_SHIFT:
+                fract_bits <<= bin_exp - _EXP_SHIFT
+            else:
+                fract_bits >>= _EXP_SHIFT - bin_exp
+            return _develop_long_digits(0, fract_bits, insignificant)
+    dec_exp = _estimate_dec_exp(fract_bits, bin_exp)
+    B5 = max(0, -dec_exp)
+    B2 = B5 + n_tiny_bits + bin_exp
+    S5 = max(0, dec_exp)
+    S2 = S5 + n_tiny_bits
+    M5 = B5
+    M2 = B2 - n_significant_bits
+    fract_bits >>= tail_zeros
+    B2 -= n_fract_bits - 1
+    common2 = min(B2, S2)
+    B2 -= common2
+    S2 -= common2
+    M2 -= common2
+    if n_fract_bits == 1:
+        M2 -= 1
+    if M2 < 0:
+        B2 -= M2
+        S2 -= M2
+        M2 = 0
+    digits = []
+    b_bits = n_fract_bits + B2 + (_N_5_BITS[B5] if B5 < len(_N_5_BITS) else B5 * 3)
+    ten_s_bits = S2 + 1 + (_N_5_BITS[S5 + 1] if S5 + 1 < len(_N_5_BITS) else (S5 + 1) * 3)
+    e_form = dec_exp < -3 or dec_exp >= 8
+    if b_bits < 64 and ten_s_bits < 64:
+        w = _w32 if (b_bits < 32 and ten_s_bits < 32) else _w64
+        b = w(w(fract_bits * 5 ** B5) << B2)
+        s = w(w(5 ** S5) << S2)
+        m = w(w(5 ** M5) << M2)
+        tens = w(s * 10)
+        q = _jdiv(b, s)
+        b = w(10 * _jrem(b, s))
+        m = w(m * 10)
+        low = b < m
+        high = w(b + m) > tens
+        if q == 0 and not high:
+            dec_exp -= 1
+        else:
+            digits.append(chr(48 + q))
+        if dec_exp < -3 or dec_exp >= 8:
+            high = low = False
+        while not low and not high:
+            q = _jdiv(b, s)
+            b = w(10 * _jrem(b, s))
+            m = w(m * 10)
+            if m > 0:
+                low = b < m
+                high = w(b + m) > tens
+            else:
+                low = high = True
+            digits.append(chr(48 + q))
+        low_digit_difference = w(w(b << 1) - tens)
+    else:
+        del e_form
+        Bv = fract_bits * 5 ** B5 << B2
+        Sv = 5 ** S5 << S2
+        Mv = 5 ** (M5 + 1) << (M2 + 1)
+        tenS = 5 ** (S5 + 1) << (S2 + 1)
+        q, Bv = Bv // Sv, (Bv % Sv) * 10
+        low = Bv < Mv
+        high = tenS <= Bv + Mv
+        if q == 0 and not high:
+            dec_exp -= 1
+        else:
+            digits.append(chr(48 + q))
+        if dec_exp < -3 or dec_exp >= 8:
+            high = low = False
+        while not low and not high:
+            q, Bv = Bv // Sv, (Bv % Sv) * 10
+            Mv *= 10
+            low = Bv < Mv
+            high = tenS <= Bv + Mv
+            digits.append(chr(48 + q))
+        low_digit_difference = ((Bv << 1) > tenS) - ((Bv << 1) < tenS) if (high and low) else 0
+    dec_exponent = dec_exp + 1
+    if high:
+        if low:
+            if low_digit_difference == 0:
+                if ord(digits[-1]) & 1:
+                    dec_exponent = _roundup(digits, dec_exponent)
+            elif low_digit_difference > 0:
+                dec_exponent = _roundup(digits, dec_exponent)
+        else:
+            dec_exponent = _roundup(digits, dec_exponent)
+    return digits, dec_exponent
+
+
+def _roundup(digits: list, dec_exponent: int) -> int:
+    i = len(digits) - 1
+    q = digits[i]
+    if q == "9":
+        while q == "9" and i > 0:
+            digits[i] = "0"
+            i -= 1
+            q = digits[i]
+        if q == "9":  # carry out: a leading 1, the rest zeros, one more decimal exponent
+            digits[0] = "1"
+            return dec_exponent + 1
+    digits[i] = chr(ord(q) + 1)
+    return dec_exponent
+
+
+def _java_chars(negative: bool, digits: list, dec_exponent: int) -> str:
+    """BinaryToASCIIBuffer.getChars: plain form for 1e-3 <= |v| < 1e7, else E-form."""
+    sign = "-" if negative else ""
+    nd = len(digits)
+    if 0 < dec_exponent < 8:
+        n = min(nd, dec_exponent)
+        head = "".join(digits[:n])
+        if n < dec_exponent:
+            return sign + head + "0" * (dec_exponent - n) + ".0"
+        return sign + head + "." + ("".join(digits[n:]) if n < nd else "0")
+    if -3 < dec_exponent <= 0:
+        return sign + "0." + "0" * (-dec_exponent) + "".join(digits)
+    e = -dec_exponent + 1 if dec_exponent <= 0 else dec_exponent - 1
+    return (sign + digits[0] + "." + ("".join(digits[1:]) if nd > 1 else "0") + "E"
+            + ("-" if dec_exponent <= 0 else "") + str(e))
+
+
+def jdk17_double_str(v: float) -> str:
+    """``Double.toString(v)`` exactly as JDK 8-18 print it (FloatingDecimal)."""
+    if math.isnan(v):
+        return "NaN"
+    if math.isinf(v):
+        return "Infinity" if v > 0 else "-Infinity"
+    bits = struct.unpack("<Q", struct.pack("<d", v))[0]
+    negative = bool(bits >> 63)
+    fract = bits & ((1 << 52) - 1)
+    bin_exp = (bits >> 52) & 0x7FF
+    if bin_exp == 0:
+        if fract == 0:
+            return "-0.0" if negative else "0.0"
+        leading = 64 - fract.bit_length()
+        shift = leading - (63 - _EXP_SHIFT)
+        fract <<= shift
+        bin_exp = 1 - shift
+        n_sig = 64 - leading
+    else:
+        fract |= 1 << 52
+        n_sig = 53
+    digits, dec_exponent = _dtoa(bin_exp - 1023, fract, n_sig)
+    return _java_chars(negative, digits, dec_exponent)
+
+
+def jdk17_float_str(v: float) -> str:
+    """``Float.toString(v)`` exactly as JDK 8-18 print it; ``v`` must be a float32 value."""
+    if math.isnan(v):
+        return "NaN"
+    if math.isinf(v):
+        return "Infinity" if v > 0 else "-Infinity"
+    bits = struct.unpack("<I", struct.pack("<f", v))[0]
+    negative = bool(bits >> 31)
+    fract = bits & ((1 << 23) - 1)
+    bin_exp = (bits >> 23) & 0xFF
+    if bin_exp == 0:
+        if fract == 0:
+            return "-0.0" if negative else "0.0"
+        leading = 32 - fract.bit_length()
+        shift = leading - (31 - 23)
+        fract <<= shift
+        bin_exp = 1 - shift
+        n_sig = 32 - leading
+    else:
+        fract |= 1 << 23
+        n_sig = 24
+    digits, dec_exponent = _dtoa(bin_exp - 127, fract << (_EXP_SHIFT - 23), n_sig)
+    return _java_chars(negative, digits, dec_exponent)
+
+
+# -- Java's String -> number/boolean conversions (valueOf) ------------------------------------------
+#
+# One primitive for ActiveMQ's `convert_string_expressions:` comparisons and for declared property
+# types of MAP<STRING,STRING> layouts (JMS getLongProperty & co. on a string property): the Java
+# `valueOf(String)` of each class, with NumberFormatException as None.
+
+#: Ranges of the exact classes.
+JAVA_INTEGER_RANGES = {"byte": (-2**7, 2**7 - 1), "short": (-2**15, 2**15 - 1), "int": (-2**31, 2**31 - 1),
+                       "long": (-2**63, 2**63 - 1)}
+#: Double.valueOf / Float.valueOf's grammar after String.trim(): optional sign, NaN, Infinity, a
+#: decimal with optional exponent, or a hex float with a binary exponent; optional f/F/d/D suffix
+#: (not after NaN/Infinity). ASCII digits only.
+JAVA_FLOAT_PATTERN = (r"[+-]?(?:NaN|Infinity|(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
+                      r"|0[xX](?:[0-9a-fA-F]+\.?[0-9a-fA-F]*|\.[0-9a-fA-F]+)[pP][+-]?[0-9]+)[fFdD]?)")
+_FLOAT_RE = re.compile(JAVA_FLOAT_PATTERN + r"\Z")
+_TRIM = "".join(chr(c) for c in range(0x21))
+
+
+def _java_decimal_digit(c: str) -> int:
+    """Character.digit(c, 10) for one UTF-16 unit: ASCII and every other decimal digit (Nd) of
+    the Basic Multilingual Plane; -1 otherwise."""
+    if "0" <= c <= "9":
+        return ord(c) - 48
+    if c.isdecimal() and ord(c) <= 0xFFFF:
+        return unicodedata.decimal(c)
+    return -1
+
+
+def java_parse_integer(text: str, kind: str = "long") -> "int | None":
+    """``Byte/Short/Integer/Long.valueOf(text)`` (radix 10), or None where Java throws
+    NumberFormatException: an optional ``+``/``-`` then one or more decimal digits (any Unicode
+    decimal digit of the BMP, as Character.digit reads them), no blanks, within range."""
+    lo, hi = JAVA_INTEGER_RANGES[kind]
+    if not text:
+        return None
+    neg = text[0] == "-"
+    body = text[1:] if text[0] in "+-" else text
+    if not body or len(body) > 4000:  # beyond 4000 digits, only leading zeros could keep it in range
+        body = body.lstrip("0") if body else body
+        if not body or len(body) > 4000:
+            return None if not text[1 if text[0] in "+-" else 0:] else (0 if not body else None)
+    value = 0
+    for c in body:
+        d = _java_decimal_digit(c)
+        if d < 0:
+            return None
+        value = value * 10 + d
+        if value > hi + 1:
+            return None
+    value = -value if neg else value
+    return value if lo <= value <= hi else None
+
+
+def _fraction_to_float32(fr) -> float:
+    """The float32 nearest the rational ``fr`` (ties to even), as a Python float."""
+    from fractions import Fraction
+
+    if fr == 0:
+        return 0.0
+    sign = -1.0 if fr < 0 else 1.0
+    fr = abs(fr)
+    e = fr.numerator.bit_length() - fr.denominator.bit_length()
+    if Fraction(2) ** e > fr:
+        e -= 1
+    e = max(e, -126)  # subnormals share the exponent of the smallest normal
+    scale = Fraction(2) ** (23 - e)
+    q = fr * scale
+    m = q.numerator // q.denominator
+    rem = q - m
+    if rem > Fraction(1, 2) or (rem == Fraction(1, 2) and m & 1):
+        m += 1
+    value = m * 2.0 ** (e - 23) if abs(e - 23) < 1000 else float(Fraction(m) * Fraction(2) ** (e - 23))
+    if value > 3.4028234663852886e38:
+        return sign * math.inf
+    return sign * value
+
+
+def java_parse_floating(text: str, kind: str = "double") -> "float | None":
+    """``Double.valueOf(text)`` / ``Float.valueOf(text)`` (correctly rounded), or None where Java
+    throws NumberFormatException. Leading/trailing characters up to U+0020 are trimmed."""
+    s = text.strip(_TRIM)
+    if not _FLOAT_RE.match(s):
+        return None
+    # after NaN/Infinity nothing may follow, and both a decimal and a hex float end in a digit
+    # unless a type suffix follows: a final f/F/d/D is always the suffix
+    core = s[:-1] if s[-1] in "fFdD" else s
+    neg = core.startswith("-")
+    body = core.lstrip("+-")
+    if body == "NaN":
+        return math.nan
+    if body == "Infinity":
+        return -math.inf if neg else math.inf
+    if body[:2] in ("0x", "0X"):
+        try:
+            x = float.fromhex(("-" if neg else "") + body)
+        except OverflowError:
+            x = -math.inf if neg else math.inf
+        exact = None if kind == "double" else _hex_fraction(body, neg)
+    else:
+        x = float(("-" if neg else "") + body)
+        exact = None
+        if kind == "float":
+            from decimal import Decimal
+            from fractions import Fraction
+            exact = lambda: Fraction(Decimal(("-" if neg else "") + body))  # noqa: E731
+    if kind == "double":
+        return x
+    f = to_float32(x)
+    if math.isinf(x) or x == 0.0 or f == x:
+        return f if not math.isinf(x) else x
+    # Rounding the double to float can differ from rounding the exact value only when the
+    # double lies exactly halfway between two floats (or on the overflow edge).
+    if abs(x) < 3.4028235677973366e38:  # below the overflow midpoint: compare with the neighbour
+        bits = struct.unpack("<I", struct.pack("<f", f))[0]
+        away = (abs(x) > abs(f))  # the other float around x is one step further from zero
+        other = struct.unpack("<f", struct.pack("<I", bits + (1 if away else -1)))[0]
+        if x != (f + other) / 2:
+            return f
+    fr = exact() if callable(exact) else exact
+    return _fraction_to_float32(fr)
+
+
+def _hex_fraction(body: str, neg: bool):
+    from fractions import Fraction
+
+    mant, _, exp = body[2:].lower().partition("p")
+    whole, _, frac = mant.partition(".")
+    digits = (whole + frac) or "0"
+    fr = Fraction(int(digits, 16)) * Fraction(2) ** (int(exp) - 4 * len(frac))
+    return -fr if neg else fr
+
+
+def java_parse_boolean(text: str) -> bool:
+    """``Boolean.valueOf(text)``: TRUE exactly for "true" in any case (never throws)."""
+    return len(text) == 4 and text.isascii() and text.lower() == "true"
+
+
+def java_value_of(text: str, kind: str):
+    """``<Class>.valueOf(text)`` for a JMS type name (boolean, byte, short, int, long, float,
+    double, string): the Python value, or None for NumberFormatException."""
+    if kind in JAVA_INTEGER_RANGES:
+        return java_parse_integer(text, kind)
+    if kind in ("float", "double"):
+        return java_parse_floating(text, kind)
+    if kind == "boolean":
+        return java_parse_boolean(text)
+    if kind == "string":
+        return text
+    raise ValueError(f"no Java valueOf for {kind!r}")

@@ -32,7 +32,11 @@ from .errors import SelectorSyntaxError, SelectorTypeError
 from .source import Span
 from .tokens import JAVA_WHITESPACE, RESERVED, TOKENS
 
-__all__ = ["SelectorLexer", "is_java_identifier_start", "is_java_identifier_part", "double_minus_positions"]
+__all__ = ["SelectorLexer", "is_java_identifier_start", "is_java_identifier_part", "double_minus_positions",
+           "CONVERT_PREFIX"]
+
+#: ActiveMQ's selector prefix that switches on string conversion in comparisons.
+CONVERT_PREFIX = "convert_string_expressions:"
 
 # Candidate identifier characters for the regex: ASCII letters, digits, `_`, `$`, the ASCII
 # identifier-ignorable controls, and any non-ASCII character. The exact rule (Java's, or the
@@ -48,6 +52,7 @@ _DECIMAL = re.compile(r"(?:0|[1-9][0-9]*)\Z")
 _EXT_DECIMAL = re.compile(r"[1-9][0-9]*[lL]?\Z")
 _HEX = re.compile(r"0[xX][0-9a-fA-F]+\Z")
 _OCTAL = re.compile(r"0[0-7]+\Z")
+_LONG_MAX = 2**63 - 1
 #: 2**63 has 19 digits: a decimal literal with more cannot be a long, even with a minus sign.
 _MAX_LONG_DIGITS = 19
 
@@ -183,6 +188,12 @@ class SelectorLexer:
             t.value = t.value[:length]
             t.lexer.lexpos = t.lexpos + length
         t.type = RESERVED.get(t.value.upper(), "IDENTIFIER") if t.value.isascii() else "IDENTIFIER"
+        if t.type == "IDENTIFIER" and t.value.isascii() and t.value.upper() in self.dialect.reserved_words:
+            # ActiveMQ's XPATH 'expr' / XQUERY 'expr' select on the message body, which a table
+            # of properties does not have; the words are reserved there (`xpath IS NULL` is
+            # invalid), so they are never property names.
+            self._fail(f"{t.value!r} is a reserved word in the {self.dialect.name!r} dialect"
+                       " (XPATH/XQUERY body selectors are not supported)", t.lexpos, len(t.value))
         return t
 
     def _identifier_length(self, text: str, *, start: bool) -> int:
@@ -231,10 +242,15 @@ class SelectorLexer:
                 raise SelectorTypeError("exact numeric literal out of the range of a Java long", self._text,
                                         Span(pos, pos + len(text)))
             return "EXACT_NUMERIC", int(digits)
-        if kind == "hex":
-            return "EXACT_NUMERIC", int(text[2:], 16)
-        if kind == "octal":
-            return "EXACT_NUMERIC", int(text, 8)
+        if kind in ("hex", "octal"):
+            value = int(text[2:], 16) if kind == "hex" else int(text, 8)
+            if value > _LONG_MAX:
+                # ActiveMQ reads hex and octal with Long.parseLong before any sign applies:
+                # 0x8000000000000000 is invalid even as -0x8000000000000000 (the oracle).
+                raise SelectorTypeError(f"{kind} literal out of the range of a Java long (a minus sign"
+                                        " does not make 2^63 valid here)", self._text,
+                                        Span(pos, pos + len(text)))
+            return "EXACT_NUMERIC", value
         if not self.dialect.extended_literals and re.match(r"(?:0[xX][0-9a-fA-F]+|0[0-7]+|[0-9]+[lL])\Z", text):
             self._fail(
                 f"invalid numeric literal {text!r} (hex, octal and L-suffixed literals are not JMS;"
@@ -253,6 +269,10 @@ class SelectorLexer:
         self._last_line_end = max(text.rfind("\n"), text.rfind("\r"))
         self._lexer.input(text)
         self._lexer.lineno = 1
+        if self.dialect.string_conversion_prefix and text.startswith(CONVERT_PREFIX):
+            # ActiveMQ's `convert_string_expressions:` (exactly, at position 0) is not part of the
+            # grammar: SelectorParser strips it and parses the rest (see `selector.parse`).
+            self._lexer.lexpos = len(CONVERT_PREFIX)
         while True:
             tok = self._lexer.token()
             if tok is None:

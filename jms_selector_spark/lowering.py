@@ -142,6 +142,37 @@ class Rules:
         """``x [NOT] IN (...)`` when x is a non-NULL non-string: FALSE/TRUE, or None (UNKNOWN)."""
         return None if self._d.in_non_string_unknown else negated
 
+    # -- strings ----------------------------------------------------------------------------------
+    @property
+    def converts_strings(self) -> bool:
+        """Whether a string compared with a number or boolean is converted first (ActiveMQ's
+        ``convert_string_expressions:`` prefix); see `string_conversion`."""
+        return self._d.convert_string_expressions
+
+    def string_conversion(self, lt, rt) -> "tuple[str, JmsType | None] | None":
+        """How a string compared with a number or a boolean is read (``ComparisonExpression.compare``
+        under ``convert_string_expressions``): ``("left", T)`` or ``("right", T)`` — which side is
+        converted with ``T.valueOf(String)`` (the other side's class) — or ``("error", None)`` when
+        ActiveMQ throws (a boolean on the left: it casts the Boolean to String); None when no
+        conversion applies (the dialect does not convert, or the pair is not string vs number/boolean)."""
+        if not self._d.convert_string_expressions:
+            return None
+        if not (isinstance(lt, JmsType) and isinstance(rt, JmsType)):
+            return None
+        if lt is JmsType.STRING and (rt.is_numeric or rt is JmsType.BOOLEAN):
+            return ("left", rt)
+        if rt is JmsType.STRING and lt.is_numeric:
+            return ("right", lt)
+        if rt is JmsType.STRING and lt is JmsType.BOOLEAN:
+            return ("error", None)
+        return None
+
+    @property
+    def text_jdk(self) -> int:
+        """The Java version whose ``Double.toString``/``Float.toString`` turns numbers into text
+        (string concatenation, ActiveMQ's functions)."""
+        return self._d.jdk
+
 
 @functools.lru_cache(maxsize=64)
 def rules_for(dialect: Dialect) -> Rules:

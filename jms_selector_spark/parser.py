@@ -25,6 +25,7 @@ import threading
 import ply.yacc as yacc
 
 from . import nodes as n
+from .activemq_like import BrokerLikeError, broker_like
 from .dialects import ARITY, Dialect, get_dialect
 from .errors import SelectorError, SelectorSyntaxError
 from .lexer import SelectorLexer
@@ -68,6 +69,15 @@ class _Grammar:
 
     def _fail(self, cls, message, span):
         raise cls(message, self.text, span)
+
+    def _broker_like(self, pattern, escape, span):
+        """ActiveMQ's reading of an escape character outside U+0010..U+00FF (`activemq_like`)."""
+        if not self.dialect.like_escape_as_hex:
+            return pattern, escape
+        try:
+            return broker_like(pattern, escape)
+        except BrokerLikeError as e:
+            self._fail(SelectorSyntaxError, str(e), span)
 
     def _logical(self, cls, p):
         left, right = p[1], p[3]
@@ -248,6 +258,7 @@ class _SqlGrammar(_Grammar):
         pattern, pspan = p[3 + neg]
         escape, espan = p[4 + neg]
         span = p[1].span.cover(espan or pspan)
+        pattern, escape = self._broker_like(pattern, escape, pspan)
         p[0] = n.Like(p[1], pattern, escape, negated=neg, span=span)
 
     def p_in(self, p):
@@ -310,6 +321,7 @@ class _ActiveMQGrammar(_Grammar):
         pattern, pspan = p[3 + neg]
         escape, espan = p[4 + neg]
         span = p[1].span.cover(espan or pspan)
+        pattern, escape = self._broker_like(pattern, escape, pspan)
         p[0] = n.Like(p[1], pattern, escape, negated=neg, span=span)
 
     def p_in(self, p):
@@ -414,7 +426,8 @@ def parse_tree(text: str, dialect: "str | Dialect" = "jms", *, max_length: int =
     if not text.strip(" \t\f\r\n"):
         return None
     try:
-        root = _parser_for(d).parse(text)
+        # the parser does not depend on string conversion (a comparison-time rule): one per dialect
+        root = _parser_for(d.derive(convert_string_expressions=False) if d.convert_string_expressions else d).parse(text)
     except RecursionError:  # defensive: PLY itself is iterative
         raise SelectorSyntaxError(f"selector nested more than {MAX_DEPTH} levels deep", text,
                                   Span(0, len(text))) from None

@@ -8,6 +8,7 @@ from . import nodes as n
 from .checker import check
 from .dialects import DIALECTS, Dialect, get_dialect
 from .errors import SelectorSyntaxError
+from .lexer import CONVERT_PREFIX
 from .parser import MAX_LENGTH, parse_tree
 from .source import Span
 from .printer import to_text
@@ -47,7 +48,10 @@ class Selector:
 
     def canonical(self) -> str:
         """The selector re-printed in canonical form (keywords upper case, minimal spacing)."""
-        return to_text(self.root, self.dialect)
+        text = to_text(self.root, self.dialect)
+        if self.dialect.string_conversion_prefix and self.text.startswith(CONVERT_PREFIX):
+            return CONVERT_PREFIX + text
+        return text
 
     def __str__(self):
         return self.text
@@ -124,6 +128,10 @@ def _parse_cached(text: str, dialect: Dialect, max_length: int = MAX_LENGTH) -> 
     if root is not None:
         ensure_recursion_room(n.depth(root))
         check(root, dialect, text)
+    if dialect.string_conversion_prefix and text.startswith(CONVERT_PREFIX):
+        # ActiveMQ's `convert_string_expressions:` prefix: the same tree, compared with string
+        # conversion (Dialect.convert_string_expressions).
+        dialect = dialect.derive(convert_string_expressions=True)
     return Selector(text, root, dialect)
 
 

@@ -86,6 +86,9 @@ def compare(op: CompareOp, lv, rv, rules: Rules) -> "bool | None":
         # A function's list value (ActiveMQ's SPLIT / MAKELIST): `=` is List.equals (element-wise),
         # anything else with a list is FALSE (ActiveMQ cannot order a list: it throws).
         return op is CompareOp.EQ and java_equals(lv, rv)
+    conversion = rules.string_conversion(lv.type, rv.type)
+    if conversion is not None:
+        return compare_converted(op, lv, rv, conversion, rules)
     rule = rules.compare(op, lv.type, rv.type)
     if rule is Order.FALSE:
         return False
@@ -113,6 +116,22 @@ def compare(op: CompareOp, lv, rv, rules: Rules) -> "bool | None":
     else:
         a, b = lv.value, rv.value
     return _order(op, (a > b) - (a < b))
+
+
+def compare_converted(op: CompareOp, lv: TypedValue, rv: TypedValue, conversion, rules: Rules) -> "bool | None":
+    """``lv op rv`` for a string against a number or boolean under ``convert_string_expressions``
+    (``conversion`` is `Rules.string_conversion`'s decision): the string becomes the other side's
+    class (`javanum.java_value_of`); text Java cannot read (NumberFormatException) compares FALSE;
+    a boolean on the left is an ActiveMQ error (UNKNOWN)."""
+    side, t = conversion
+    if side == "error":
+        return None
+    text = lv.value if side == "left" else rv.value
+    value = jn.java_value_of(text, t.value)
+    if value is None:
+        return False
+    conv = TypedValue(t, value)
+    return compare(op, conv, rv, rules) if side == "left" else compare(op, lv, conv, rules)
 
 
 def java_equals(a: TypedValue, b: TypedValue) -> bool:
@@ -144,7 +163,7 @@ def arithmetic(op: ArithOp, lv, rv, rules: Rules) -> "TypedValue | None":
     if t is None:
         return None
     if t is JmsType.STRING:
-        return TypedValue(JmsType.STRING, lv.value + java_string(rv))
+        return TypedValue(JmsType.STRING, lv.value + java_string(rv, rules.text_jdk))
     a, b = lv.value, rv.value
     if t.is_approximate:
         # Each operand is converted to the computation type first (int -> float is one rounding)
@@ -194,16 +213,17 @@ def identity(v, rules: Rules) -> "TypedValue | None":
     return None
 
 
-def java_string(v: TypedValue) -> str:
-    """``String.valueOf`` of a JMS value (for ActiveMQ's string concatenation)."""
+def java_string(v: TypedValue, jdk: int = 17) -> str:
+    """``String.valueOf`` of a JMS value (for ActiveMQ's string concatenation), floating values
+    as Java ``jdk`` prints them (`Rules.text_jdk`)."""
     if v.type is JmsType.BOOLEAN:
         return "true" if v.value else "false"
     if v.type is JmsType.DOUBLE:
-        return jn.java_double_str(v.value)
+        return jn.java_number_str(v.value, is_float=False, jdk=jdk)
     if v.type is JmsType.FLOAT:
-        return jn.java_float_str(v.value)
+        return jn.java_number_str(v.value, is_float=True, jdk=jdk)
     if not isinstance(v.type, JmsType):  # an ActiveMQ list: AbstractCollection.toString
-        return "[" + ", ".join("null" if x is None else java_string(x) for x in v.value) + "]"
+        return "[" + ", ".join("null" if x is None else java_string(x, jdk) for x in v.value) + "]"
     return str(v.value)
 
 

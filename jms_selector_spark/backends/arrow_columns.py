@@ -18,6 +18,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..types import JmsType
+from .arrow_javanum import java_value_of_arrow
 
 __all__ = ["ARROW_TYPES", "spark_like_type", "spark_like_schema", "extract_columns", "slice_rows", "is_variant_type"]
 
@@ -109,6 +110,8 @@ def _convert(ref, arr: pa.Array):
         q = pc.divide(raw, per_ms)
         fix = pc.and_(pc.less(raw, 0), pc.not_equal(pc.multiply(q, per_ms), raw))
         return pc.if_else(fix, pc.subtract(q, 1), q)
+    if conv == "java_value_of":  # a declared property type on a string value (Binding.property_types)
+        return java_value_of_arrow(arr if pa.types.is_string(arr.type) else arr.cast(pa.string()), ref.type)
     if conv == "decimal":
         if ref.type is JmsType.LONG:
             return _decimal_to_long(arr)

@@ -61,6 +61,7 @@ from ..like import like_segments
 from ..lowering import Between, NumericOrder, Order, rules_for
 from ..selector import Selector, as_selector
 from ..types import INT_MAX, INT_MIN, LONG_MIN, JmsType
+from .sql_javanum import java_value_of_sql
 from ..visitor import NodeVisitor
 
 __all__ = ["SparkSqlGenerator", "selector_to_sql", "sql_string", "sql_identifier", "like_to_sql", "infer_flat_schema"]
@@ -315,6 +316,8 @@ class SparkSqlGenerator(NodeVisitor):
                 sql = f"unix_millis({sql})"
         elif conv == "decimal":
             sql = f"try_cast({sql} AS {_SPARK[ref.type]})"
+        elif conv == "java_value_of":  # a declared type on a string property (Binding.property_types)
+            return V(java_value_of_sql(sql, ref.type), ref.type, True, True)
         return V(sql, ref.type, True, True)
 
     # -- truth ----------------------------------------------------------------------------------
@@ -441,6 +444,9 @@ class SparkSqlGenerator(NodeVisitor):
         """
         if not (l.type.is_static and r.type.is_static):  # pragma: no cover - expanded before
             raise UnsupportedSelectorError("comparison of a value of unknown type")
+        conversion = self.rules.string_conversion(l.type, r.type)
+        if conversion is not None:
+            return self._converted_compare(op, l, r, conversion)
         rule = self.rules.compare(op, l.type, r.type)
         if rule is Order.FALSE:
             return _strict(_FALSE, l, r)
@@ -450,6 +456,20 @@ class SparkSqlGenerator(NodeVisitor):
             return _bool(f"encode({l.sql}, 'UTF-16BE') {op.value} encode({r.sql}, 'UTF-16BE')",
                          l.nullable or r.nullable)
         return _bool(f"{l.op()} {op.value} {r.op()}", l.nullable or r.nullable)
+
+    def _converted_compare(self, op, l: V, r: V, conversion) -> V:
+        """`semantics.compare_converted`: the string side read with the other side's Java
+        ``valueOf`` (`sql_javanum`); FALSE where Java cannot read it, NULL when an operand is."""
+        side, t = conversion
+        if side == "error":  # ActiveMQ throws; the fallback gives UNKNOWN without caller rewrites
+            raise UnsupportedSelectorError("a boolean compared with a string under convert_string_expressions")
+        s, o = (l, r) if side == "left" else (r, l)
+        conv = V(java_value_of_sql(s.sql, t), t, True)
+        cmp = self._core(op, conv, r) if side == "left" else self._core(op, l, conv)
+        if cmp.sql in ("FALSE", NULL_BOOL):
+            return _strict(_FALSE, l, r)
+        guard = f"{conv.sql} IS NULL" + "".join(f" AND {v.op()} IS NOT NULL" for v in (s, o) if v.nullable)
+        return _bool(f"IF({guard}, FALSE, {cmp.sql})", l.nullable or r.nullable, True)
 
     @staticmethod
     def _utf16_safe(l: V, r: V) -> bool:
@@ -773,7 +793,8 @@ def infer_flat_schema(sel: Selector) -> dict:
     return schema
 
 
-def selector_to_sql(selector, schema=None, *, dialect="jms", headers=None, properties="properties") -> str:
+def selector_to_sql(selector, schema=None, *, dialect="jms", headers=None, properties="properties",
+                    property_types=None) -> str:
     """Translate a JMS selector into a Spark SQL boolean expression (for ``WHERE`` / ``F.expr``).
 
     Parameters
@@ -788,6 +809,10 @@ def selector_to_sql(selector, schema=None, *, dialect="jms", headers=None, prope
         JMS header name → column name (``{"JMSType": "msg_type"}``).
     properties : str, default "properties"
         The column holding application properties (STRUCT, MAP or VARIANT), if the table has one.
+    property_types : dict, optional
+        Declared JMS types of string-valued properties (``{"qty": "long"}`` for a
+        ``MAP<STRING,STRING>``): read with Java's ``valueOf``, as ``getLongProperty`` would;
+        text Java cannot read is NULL (see `Binding`).
 
     Returns
     -------
@@ -814,5 +839,5 @@ def selector_to_sql(selector, schema=None, *, dialect="jms", headers=None, prope
         schema = infer_flat_schema(sel)
         warnings.warn("selector_to_sql without a schema assumes flat columns of types "
                       + ", ".join(f"{k}: {v}" for k, v in schema.items()), stacklevel=2)
-    bound = bind(sel, schema, Binding.of(headers, properties))
+    bound = bind(sel, schema, Binding.of(headers, properties, property_types))
     return SparkSqlGenerator(bound).generate()

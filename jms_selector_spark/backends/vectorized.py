@@ -67,6 +67,7 @@ import pyarrow.compute as pc
 from .. import nodes as n
 from .. import semantics as sem
 from ..dialects import Dialect
+from .arrow_javanum import java_value_of_arrow
 from ..functions import LIST, call_function
 from ..interpreter import ReferenceInterpreter
 from ..like import compile_like, like_segments
@@ -333,10 +334,10 @@ def _distinct(t, part):
     return enc.indices, enc.dictionary.to_pylist()
 
 
-def _java_strings(t, part):
+def _java_strings(t, part, jdk: int = 17):
     """``String.valueOf`` of each value of ``part`` (for string concatenation)."""
     if isinstance(part, pa.Scalar):
-        return pa.scalar(sem.java_string(TypedValue(t, part.as_py())), pa.string())
+        return pa.scalar(sem.java_string(TypedValue(t, part.as_py()), jdk), pa.string())
     if t is _T.STRING:
         return part
     if t is _T.BOOLEAN:
@@ -344,7 +345,7 @@ def _java_strings(t, part):
     if t != LIST and t.is_exact:
         return pc.cast(part, pa.string())
     codes, values = _distinct(t, part)
-    texts = pa.array([sem.java_string(TypedValue(t, v)) for v in values], pa.string())
+    texts = pa.array([sem.java_string(TypedValue(t, v), jdk) for v in values], pa.string())
     return texts.take(codes)
 
 
@@ -495,6 +496,10 @@ class VectorizedEvaluator(NodeVisitor):
         pieces, unlike = [], False
         for lt, lp in left.items():
             for rt, rp in right.items():
+                conversion = _conversion(rules, lt, rt)
+                if conversion is not None:
+                    pieces.append(_compare_converted(op, lt, lp, rt, rp, conversion, rules))
+                    continue
                 r = _compare_pair(op, lt, lp, rt, rp, rules)
                 unlike |= r is None
                 if r is not None:
@@ -505,7 +510,10 @@ class VectorizedEvaluator(NodeVisitor):
         if rules.eq_null_aware(op):
             lv, rv = _union_valid(left), _union_valid(right)
             if not (lv is True and rv is True):
-                out = _coalesce([out, _where(lv, False, _where(rv, None, True))])
+                fill = _where(lv, False, _where(rv, None, True))
+                if rules.converts_strings:  # an ActiveMQ error on two values stays UNKNOWN
+                    fill = _where(_mask_and(lv, rv), None, fill)
+                out = _coalesce([out, fill])
         return out
 
     def visit_Arithmetic(self, node):
@@ -595,7 +603,7 @@ class VectorizedEvaluator(NodeVisitor):
         args, folded = self._operands(node, node.args)
         if folded is not None:
             return folded
-        return _call_distinct(node.name, args, self.n)
+        return _call_distinct(node.name, args, self.n, self.rules.text_jdk)
 
 
 def _compare_pair(op, lt, lp, rt, rp, rules: Rules):
@@ -617,6 +625,31 @@ def _compare_pair(op, lt, lp, rt, rp, rules: Rules):
     return _COMPARE[op](lp, rp)
 
 
+def _conversion(rules: Rules, lt, rt):
+    """`Rules.string_conversion` for one pair of union types (never for a function's list)."""
+    return None if LIST in (lt, rt) else rules.string_conversion(lt, rt)
+
+
+def _java_value_of(part, t):
+    """``t.valueOf(String)`` of each string of ``part`` (`arrow_javanum`)."""
+    return java_value_of_arrow(part, t)
+
+
+def _compare_converted(op, lt, lp, rt, rp, conversion, rules: Rules):
+    """`semantics.compare_converted` for one pair of types: the string side converted to the
+    other side's class; FALSE where that text is not a number; UNKNOWN for ActiveMQ's error."""
+    side, t = conversion
+    both = _mask_and(_part_valid(lp), _part_valid(rp))
+    if side == "error":
+        return _where(both, None, None)
+    if side == "left":
+        cmp = _compare_pair(op, t, _java_value_of(lp, t), rt, rp, rules)
+    else:
+        cmp = _compare_pair(op, lt, lp, t, _java_value_of(rp, t), rules)
+    false = _where(both, False, None)
+    return false if cmp is None else _coalesce([cmp, false])
+
+
 def _lists_equal(lp: _Boxed, rp: _Boxed) -> pa.BooleanArray:
     """``List.equals`` per row (`semantics.java_equals`), once per distinct pair of lists."""
     (lc, lv), (rc, rv) = _np(lp.codes, np.int64), _np(rp.codes, np.int64)
@@ -634,7 +667,7 @@ def _arithmetic_pair(op, lt, lp, rt, rp, rules: Rules):
     if t is None:
         return None
     if t is _T.STRING:
-        return _T.STRING, pc.binary_join_element_wise(lp, _java_strings(rt, rp), "")
+        return _T.STRING, pc.binary_join_element_wise(lp, _java_strings(rt, rp, rules.text_jdk), "")
     if t.is_approximate:
         return t, _float_arithmetic(op, _as_double(lp, lt, t), _as_double(rp, rt, t), t)
     a, b = _cast(lp, ARROW_TYPES[t]), _cast(rp, ARROW_TYPES[t])
@@ -643,11 +676,11 @@ def _arithmetic_pair(op, lt, lp, rt, rp, rules: Rules):
     return t, _integer_division(op, a, b, t)
 
 
-def _call_distinct(name: str, args: list, n_rows: int) -> dict:
+def _call_distinct(name: str, args: list, n_rows: int, jdk: int = 17) -> dict:
     """`functions.call_function` once per distinct tuple of argument values."""
     codes, decoders = zip(*(_row_codes(union, n_rows) for union in args))
     keys, inverse = _distinct_rows(codes, [len(dec) for dec in decoders])
-    results = [call_function(name, [dec[c] for dec, c in zip(decoders, key)]) for key in keys]
+    results = [call_function(name, [dec[c] for dec, c in zip(decoders, key)], jdk) for key in keys]
     return _gather(results, pa.array(inverse, pa.int64()))
 
 

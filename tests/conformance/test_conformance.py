@@ -62,6 +62,14 @@ def test_corpus(dialect):
 def test_activemq_expectations_still_match_the_oracle(oracle):
     """The checked-in `activemq` verdicts are what the real engine says today."""
     cases = [c for _, c in CASES if "activemq" in c]
-    verdicts = oracle([{k: c[k] for k in ("id", "selector", "message")} for c in cases])
-    stale = [c["id"] for c in cases if verdicts[c["id"]]["result"] != c["activemq"]]
+    # ActiveMQ caches parsed selectors by their text without a `convert_string_expressions:`
+    # prefix, so prefixed selectors are judged in a run of their own. "oracle" holds the engine's
+    # verdict where it is not ours to copy ("error": we answer UNKNOWN, a documented difference).
+    prefixed = [c for c in cases if c["selector"].startswith("convert_string_expressions:")]
+    plain = [c for c in cases if not c["selector"].startswith("convert_string_expressions:")]
+    verdicts = {}
+    for batch in (plain, prefixed):
+        if batch:
+            verdicts.update(oracle([{k: c[k] for k in ("id", "selector", "message")} for c in batch]))
+    stale = [c["id"] for c in cases if verdicts[c["id"]]["result"] != c.get("oracle", c["activemq"])]
     assert not stale

@@ -21,10 +21,25 @@ INT_MIN, INT_MAX = -(2**31), 2**31 - 1
 LONG_MIN, LONG_MAX = -(2**63), 2**63 - 1
 
 NAMES = ["a", "b", "c", "s", "t", "x"]
-STRINGS = ["", "a", "ab", "abc", "A", "b", "%", "_", "a%b", "a_c", "é", "\U0001F600", "x\ny", "O'Brien", "!", "\\", "10", "1.5", "true"]
+STRINGS = ["", "a", "ab", "abc", "A", "b", "%", "_", "a%b", "a_c", "é", "\U0001F600", "x\ny", "O'Brien", "!", "\\", "10", "1.5", "true",
+           # what ActiveMQ's hex-escaped LIKE escapes match (issue #18): U+0010 + '0', '&3a', U+009B...
+           "a\x100", "a&3a", "a\x9b", "\x9b", "%25", "a☺", "\t", "a\x00"]
 PATTERN_CHARS = ["a", "b", "c", "%", "_", "!", "\\", "é", "'", "x"]
 INTS = [0, 1, -1, 2, 3, 5, 7, -7, 10, 100, 127, -128, 255, 32767, -32768, INT_MAX, INT_MIN, 2**31, LONG_MAX, LONG_MIN, 2**53 + 1]
-DOUBLES = [0.0, -0.0, 1.0, -1.0, 1.5, 2.5, 0.1, 1e300, -1e300, 1e-300, math.inf, -math.inf, math.nan, 3.0, 7.0, 2147483648.0, 9007199254740992.0]
+DOUBLES = [0.0, -0.0, 1.0, -1.0, 1.5, 2.5, 0.1, 1e300, -1e300, 1e-300, math.inf, -math.inf, math.nan, 3.0, 7.0, 2147483648.0, 9007199254740992.0,
+           # where JDK 17's Double/Float.toString is not the shortest form (issue #18)
+           5e-324, 1e-323, 1e23, 2e22, 9.223372036854776e18, 1e7, 1e-4, 1.401298464324817e-45, 4.35]
+#: ActiveMQ literals at the long/int boundaries, hex/octal/decimal, signed (issue #18)
+BOUNDARY_LITERALS = ["0x7FFFFFFFFFFFFFFF", "0x8000000000000000", "-0x8000000000000000", "-0x7FFFFFFFFFFFFFFF",
+                     "0777777777777777777777", "01000000000000000000000", "-01000000000000000000000",
+                     "9223372036854775807L", "-9223372036854775808", "-9223372036854775808L", "0x80000000", "-0x80000000",
+                     "0xFFFFFFFF", "037777777777", "-020000000000", "2147483648", "-2147483649", "0x7fffffff", "-2147483648L"]
+#: ActiveMQ's body-selector keywords, reserved there
+RESERVED_NAMES = ["xpath", "XQUERY", "XPath", "xquery"]
+#: What `'' + x` prints on JDK 17 or on JDK 19+ for the values above
+JAVA_TEXTS = ["4.9E-324", "5.0E-324", "1.0E-323", "9.9E-324", "9.999999999999999E22", "1.0E23", "2.0E22", "2.14748365E9",
+              "2.1474836E9", "2.147483648E9", "1.4E-45", "1.0E-45", "9.223372036854776E18", "1.0E7", "1.0E-4", "4.35", "0.1",
+              "1.0", "NaN", "Infinity", "-0.0"]
 ESCAPES = ["!", "\\", "a", "%", "_"]
 TYPES = ["boolean", "byte", "short", "int", "long", "float", "double", "string"]
 _RANGE = {"byte": (-128, 127), "short": (-32768, 32767), "int": (INT_MIN, INT_MAX), "long": (LONG_MIN, LONG_MAX)}
@@ -88,6 +103,8 @@ class CaseGenerator:
     # -- selectors --------------------------------------------------------------------------
     def literal(self):
         r = self.rng
+        if self.activemq and r.random() < 0.06:
+            return r.choice(BOUNDARY_LITERALS)
         k = r.random()
         if k < 0.35:
             v = r.choice(INTS[:17] + [LONG_MAX])
@@ -102,6 +119,8 @@ class CaseGenerator:
         r = self.rng
         k = r.random()
         if depth <= 0 or k < 0.45:
+            if self.activemq and r.random() < 0.01:
+                return r.choice(RESERVED_NAMES)
             return r.choice(NAMES)
         if k < 0.7:
             return self.literal()
@@ -112,9 +131,24 @@ class CaseGenerator:
             return f"-{self.value(depth - 1)}" if r.random() < 0.8 else f"+{self.value(depth - 1)}"
         return f"({self.value(depth - 1)})"
 
-    def pattern(self) -> str:
+    def pattern(self, escape: "str | None" = None) -> str:
         r = self.rng
-        return "".join(r.choice(PATTERN_CHARS) for _ in range(r.randint(0, 5)))
+        chars = PATTERN_CHARS if escape is None else PATTERN_CHARS + [escape] * 4 + list("09afAFg")
+        return "".join(r.choice(chars) for _ in range(r.randint(0, 5)))
+
+    def escape_char(self) -> str:
+        """An ESCAPE character: usually a plain one, else anywhere in the BMP (below U+0010, in
+        Latin-1, above U+00FF: where ActiveMQ's hex-escaped regex departs from the JMS text)."""
+        r = self.rng
+        k = r.random()
+        if k < 0.5:
+            return r.choice(ESCAPES)
+        if k < 0.7:
+            return chr(r.randint(0, 0x0F))
+        if k < 0.8:
+            return chr(r.randint(0x10, 0xFF))
+        c = r.randint(0x100, 0xFFFF)
+        return chr(c) if not 0xD800 <= c <= 0xDFFF else "☺"
 
     def predicate(self, depth: int) -> str:
         r = self.rng
@@ -139,12 +173,16 @@ class CaseGenerator:
             return f"{r.choice(NAMES)} {neg}IN ({vals})"
         if k < 0.72:
             neg = "NOT " if r.random() < 0.4 else ""
-            esc = (" ESCAPE " + _q(r.choice(ESCAPES))) if r.random() < 0.3 else ""
-            return f"{r.choice(NAMES)} {neg}LIKE {_q(self.pattern())}{esc}"
+            if r.random() < 0.3:
+                e = self.escape_char()
+                return f"{r.choice(NAMES)} {neg}LIKE {_q(self.pattern(e))} ESCAPE {_q(e)}"
+            return f"{r.choice(NAMES)} {neg}LIKE {_q(self.pattern())}"
         if k < 0.8:
             return f"{self.value(depth - 1)} IS {'NOT ' if r.random() < 0.5 else ''}NULL"
         if k < 0.9:
             return r.choice(NAMES)
+        if self.activemq and k < 0.93:  # Java's number-to-string in string concatenation
+            return f"{r.choice(['', 's + '])}'' + {r.choice(NAMES + [_fmt_double(r.choice(DOUBLES[-9:]))])} = {_q(r.choice(JAVA_TEXTS))}"
         if k < 0.95:
             return r.choice(["TRUE", "FALSE"])
         return f"{r.choice(NAMES)} = {self.literal()}"
