@@ -23,6 +23,7 @@ from .errors import (
     SelectorSyntaxError,
     SelectorTypeError,
     UnsupportedSelectorError,
+    SelectorTooComplexError,
 )
 from .interpreter import evaluate
 from .routing import Subscription, route, subscription_errors
@@ -54,4 +55,5 @@ __all__ = [
     "SelectorTypeError",
     "SelectorBindingError",
     "UnsupportedSelectorError",
+    "SelectorTooComplexError",
 ]

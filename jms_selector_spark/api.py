@@ -24,10 +24,39 @@ def selector_to_sql(selector, schema=None, *, dialect: "str | Dialect" = "jms", 
 
 
 def selector_to_column(selector, schema, *, dialect: "str | Dialect" = "jms", **binding):
-    """See `jms_selector_spark.backends.spark_column.selector_to_column`."""
-    from .backends.spark_column import selector_to_column as _to_column
+    """See `jms_selector_spark.backends.spark_column.selector_to_column`.
 
-    return _to_column(selector, schema, dialect=dialect, **binding)
+    A selector whose SQL would nest deeper than Spark's parser takes (`SelectorTooComplexError`)
+    becomes `jms_filter`'s hybrid Column instead: the boolean skeleton built as Columns, the
+    parts Spark can parse native, the too-deep parts in the vectorized fallback UDF.
+    """
+    from .backends.spark_column import selector_to_column as _to_column
+    from .errors import SelectorTooComplexError
+
+    try:
+        return _to_column(selector, schema, dialect=dialect, **binding)
+    except SelectorTooComplexError as exc:
+        log.info("selector_to_column: %s", exc.message)
+        return hybrid_filter(_parsed(selector, dialect), schema, Binding.of(**binding))[0]
+
+
+def hybrid_filter(sel: Selector, schema, binding: Binding):
+    """`hybrid.filter_column` of the `sql_limits.simplify`-ed selector, or, when its Column
+    skeleton plus its deepest native fragment would still nest deeper than Spark takes
+    (`sql_limits.MAX_SQL_DEPTH`), one vectorized fallback UDF for the whole selector."""
+    from .hybrid import Plan, filter_column, plan_filter
+    from .sql_limits import MAX_SQL_DEPTH, plan_depth, simplify
+
+    sel = simplify(sel)
+    plan = plan_filter(sel, schema, binding)
+    if plan_depth(plan) <= MAX_SQL_DEPTH:
+        return filter_column(sel, schema, binding)
+    from .backends.udf import selector_udf, source_args
+
+    log.info("the selector nests %d levels deep even split (more than %d): it runs in the vectorized "
+             "fallback as a whole", plan_depth(plan), MAX_SQL_DEPTH)
+    udf, cols = selector_udf(sel, schema, binding)
+    return udf(*source_args(cols)), Plan("fallback", sel.root)
 
 
 def _parsed(selector, dialect) -> Selector:
@@ -68,10 +97,8 @@ def jms_filter(df, selector, *, dialect: "str | Dialect" = "jms", **binding):
     +-------+-----+------+
     <BLANKLINE>
     """
-    from .hybrid import filter_column
-
     sel = _parsed(selector, dialect)
-    column, plan = filter_column(sel, df.schema, Binding.of(**binding))
+    column, plan = hybrid_filter(sel, df.schema, Binding.of(**binding))
     if not plan.is_native:
         log.info("jms_filter: %d of %d pieces need the vectorized fallback",
                  sum(1 for p in plan.leaves() if p.kind == "fallback"), len(plan.leaves()))

@@ -18,6 +18,7 @@ __all__ = [
     "SelectorTypeError",
     "UnsupportedSelectorError",
     "SelectorBindingError",
+    "SelectorTooComplexError",
 ]
 
 
@@ -82,3 +83,12 @@ class UnsupportedSelectorError(SelectorError):
     """A construct a back end cannot handle (never silently ignored)."""
 
     kind = "unsupported"
+
+
+class SelectorTooComplexError(UnsupportedSelectorError):
+    """The selector's Spark SQL would nest deeper than Spark's parser takes (see `sql_limits`).
+
+    An `UnsupportedSelectorError`: `jms_filter`, `route` and `register_selector` evaluate such a
+    selector (or the part of it that is too deep) with the vectorized fallback instead."""
+
+    kind = "too complex"

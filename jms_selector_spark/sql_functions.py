@@ -33,8 +33,10 @@ from .backends.spark_sql import sql_identifier
 from .binder import Binding, bind
 from .dialects import Dialect, get_dialect
 from .errors import SelectorError
-from .hybrid import describe, filter_column, plan_filter, plan_sql, sub_selector
+from .api import hybrid_filter
+from .hybrid import Plan, describe, plan_filter, plan_sql, sub_selector
 from .selector import Selector, parse
+from .sql_limits import MAX_SQL_DEPTH, simplify, sql_depth
 
 __all__ = ["register", "register_selector", "register_route", "selector_columns", "struct_ddl"]
 
@@ -206,11 +208,12 @@ def register_selector(spark, name: str, selector, source, *, dialect: "str | Dia
     b = Binding.of(**binding)
     bind(sel, schema, b)  # binding errors first, for the whole selector
     if kind == "view":
-        column, plan = filter_column(sel, schema, b)
+        column, plan = hybrid_filter(sel, schema, b)
         df.where(column).createOrReplaceTempView(name)
         fragment = plan.sql if plan.is_native else describe(plan, sel)
         log.info("temporary view %s: %s", name, fragment)
         return fragment
+    sel = simplify(sel)
     plan = plan_filter(sel, schema, b, qualifier=(_PARAM,))
     return _create_function(spark, name, sel, plan, schema, b)
 
@@ -231,6 +234,10 @@ def _create_function(spark, name: str, sel: Selector, plan, schema, binding: Bin
         return f"{sql_identifier(udf_name)}({args})"
 
     body = plan_sql(plan, fallback_sql)
+    if sql_depth(body) > MAX_SQL_DEPTH:  # the skeleton of NOT/AND/OR alone is too deep to parse
+        udfs.clear()
+        plan = Plan("fallback", sel.root)
+        body = plan_sql(plan, fallback_sql)
     for udf_name, udf in udfs:
         spark.udf.register(udf_name, udf)
     statement = (f"CREATE OR REPLACE TEMPORARY FUNCTION {sql_identifier(name)}"

@@ -61,6 +61,7 @@ from ..errors import UnsupportedSelectorError
 from ..like import like_tokens
 from ..selector import Selector, parse
 from ..semantics import arithmetic_type
+from ..sql_limits import check_sql_depth
 from ..types import INT_MAX, INT_MIN, LONG_MIN, JmsType, promote
 from ..values import HEADER_TYPES
 from ..visitor import NodeVisitor
@@ -324,7 +325,7 @@ class SparkSqlGenerator(NodeVisitor):
         if self.bound.root is None:
             return "TRUE"
         try:
-            return self.truth(self.bound.root).sql
+            return check_sql_depth(self.truth(self.bound.root).sql, self.bound.selector.text)
         except UnsupportedSelectorError as e:
             if not e.selector:
                 raise UnsupportedSelectorError(e.message, self.bound.selector.text, e.span) from None
