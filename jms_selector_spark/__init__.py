@@ -18,6 +18,7 @@ from ._version import __version__
 from .api import explain_filter, jms_filter, selector_to_column, selector_to_sql
 from .dialects import ACTIVEMQ, JMS, Dialect, get_dialect
 from .errors import (
+    BindingOptionError,
     SelectorBindingError,
     SelectorError,
     SelectorSyntaxError,
@@ -56,4 +57,5 @@ __all__ = [
     "SelectorBindingError",
     "UnsupportedSelectorError",
     "SelectorTooComplexError",
+    "BindingOptionError",
 ]

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import logging
 
-from .binder import Binding
+from .binder import Binding, bind, check_options, unknown_property_refs, warn_unknown_properties
 from .dialects import Dialect
 from .selector import Selector, parse
 
@@ -79,7 +79,8 @@ def jms_filter(df, selector, *, dialect: "str | Dialect" = "jms", **binding):
     selector : str or Selector
     dialect : str or Dialect, default "jms"
     **binding
-        ``headers={"JMSType": "msg_type"}``, ``properties="props"``.
+        ``headers={"JMSType": "msg_type"}``, ``properties="props"``,
+        ``unknown_properties="warn"|"null"|"error"`` (see `selector_to_sql`).
 
     Returns
     -------
@@ -98,7 +99,10 @@ def jms_filter(df, selector, *, dialect: "str | Dialect" = "jms", **binding):
     <BLANKLINE>
     """
     sel = _parsed(selector, dialect)
-    column, plan = hybrid_filter(sel, df.schema, Binding.of(**binding))
+    b = Binding.of(**binding)
+    check_options(df.schema, b)
+    warn_unknown_properties(bind(sel, df.schema, b))
+    column, plan = hybrid_filter(sel, df.schema, b)
     if not plan.is_native:
         log.info("jms_filter: %d of %d pieces need the vectorized fallback",
                  sum(1 for p in plan.leaves() if p.kind == "fallback"), len(plan.leaves()))
@@ -118,4 +122,10 @@ def explain_filter(selector, schema, *, dialect: "str | Dialect" = "jms", **bind
     from .hybrid import describe, plan_filter
 
     sel = _parsed(selector, dialect)
-    return describe(plan_filter(sel, schema, Binding.of(**binding)), sel)
+    b = Binding.of(**binding)
+    check_options(schema, b)
+    text = describe(plan_filter(sel, schema, b), sel)
+    if sel.root is not None and b.unknown_properties == "warn":
+        for name in unknown_property_refs(bind(sel, schema, b)):
+            text += f"\nwarning   {name!r} is not in the table: always NULL (a typo?)"
+    return text

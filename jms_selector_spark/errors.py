@@ -19,6 +19,7 @@ __all__ = [
     "UnsupportedSelectorError",
     "SelectorBindingError",
     "SelectorTooComplexError",
+    "BindingOptionError",
 ]
 
 
@@ -92,3 +93,10 @@ class SelectorTooComplexError(UnsupportedSelectorError):
     selector (or the part of it that is too deep) with the vectorized fallback instead."""
 
     kind = "too complex"
+
+
+class BindingOptionError(ValueError):
+    """A binding option (``headers=``, ``properties=``) names a column the table does not have.
+
+    A configuration error, not a selector's: it is raised (by `route` too), never reported per
+    selector."""

@@ -30,7 +30,7 @@ import logging
 import re
 
 from .backends.spark_sql import sql_identifier
-from .binder import Binding, bind
+from .binder import Binding, bind, check_options, warn_unknown_properties
 from .dialects import Dialect, get_dialect
 from .errors import SelectorError
 from .api import hybrid_filter
@@ -206,7 +206,8 @@ def register_selector(spark, name: str, selector, source, *, dialect: "str | Dia
     df = _schema_of(spark, source)
     schema = df.schema
     b = Binding.of(**binding)
-    bind(sel, schema, b)  # binding errors first, for the whole selector
+    check_options(schema, b)
+    warn_unknown_properties(bind(sel, schema, b))  # binding errors first, for the whole selector
     if kind == "view":
         column, plan = hybrid_filter(sel, schema, b)
         df.where(column).createOrReplaceTempView(name)

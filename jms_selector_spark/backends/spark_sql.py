@@ -54,7 +54,7 @@ import warnings
 from dataclasses import dataclass, replace
 
 from .. import nodes as n
-from ..binder import Binding, BoundSelector, bind
+from ..binder import Binding, BoundSelector, bind, check_options, warn_unknown_properties
 from ..checker import is_predicate
 from ..dialects import Dialect
 from ..errors import UnsupportedSelectorError
@@ -882,7 +882,8 @@ def infer_flat_schema(sel: Selector) -> dict:
     return schema
 
 
-def selector_to_sql(selector, schema=None, *, dialect="jms", headers=None, properties="properties") -> str:
+def selector_to_sql(selector, schema=None, *, dialect="jms", headers=None, properties=None,
+                    unknown_properties="warn") -> str:
     """Translate a JMS selector into a Spark SQL boolean expression (for ``WHERE`` / ``F.expr``).
 
     Parameters
@@ -895,8 +896,11 @@ def selector_to_sql(selector, schema=None, *, dialect="jms", headers=None, prope
     dialect : str or Dialect, default "jms"
     headers : dict, optional
         JMS header name → column name (``{"JMSType": "msg_type"}``).
-    properties : str, default "properties"
-        The column holding application properties (STRUCT, MAP or VARIANT), if the table has one.
+    properties : str, optional
+        The column holding application properties (STRUCT, MAP or VARIANT). Default: a column
+        named ``properties`` if the table has one, else one column per property (flat).
+    unknown_properties : {"warn", "null", "error"}, default "warn"
+        A property the table cannot hold is NULL; "warn" logs it, "error" raises (see `Binding`).
 
     Returns
     -------
@@ -907,6 +911,8 @@ def selector_to_sql(selector, schema=None, *, dialect="jms", headers=None, prope
     Raises
     ------
     SelectorSyntaxError, SelectorTypeError, SelectorBindingError
+    BindingOptionError
+        ``headers`` or ``properties`` names a column ``schema`` does not have.
     UnsupportedSelectorError
         A construct with no exact Spark SQL form (see the module docstring); evaluate it with the
         vectorized fallback instead.
@@ -917,11 +923,15 @@ def selector_to_sql(selector, schema=None, *, dialect="jms", headers=None, prope
     "(`JMSType` = decode(X'636172', 'UTF-8') AND `weight` > 2500)"
     """
     sel = selector if isinstance(selector, Selector) else parse(selector, dialect=dialect)
+    binding = Binding.of(headers, properties, unknown_properties)
+    if schema is not None:
+        check_options(schema, binding)
     if sel.root is None:
         return "TRUE"
     if schema is None:
         schema = infer_flat_schema(sel)
         warnings.warn("selector_to_sql without a schema assumes flat columns of types "
                       + ", ".join(f"{k}: {v}" for k, v in schema.items()), stacklevel=2)
-    bound = bind(sel, schema, Binding.of(headers, properties))
+    bound = bind(sel, schema, binding)
+    warn_unknown_properties(bound)
     return SparkSqlGenerator(bound).generate()
