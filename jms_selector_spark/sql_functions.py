@@ -55,7 +55,10 @@ def register(spark, *, dialect: "str | Dialect" = "jms", name: str = "jms_match"
     - ``<name>_3vl(selector, message) -> BOOLEAN``: the three-valued value (NULL = UNKNOWN, and
       NULL for an invalid selector), for use under NOT / OR in your own SQL.
     - ``jms_selector_error(selector STRING) -> STRING``: the error, with its position and caret,
-      for an invalid selector; NULL for a valid one. With another ``name`` it is
+      for an invalid selector; NULL for a valid one. ``jms_selector_error(selector, message)``
+      also reports what binding the selector to that message struct fails on (an ARRAY or DATE
+      column, a header column of the wrong type…): exactly the selectors for which
+      ``jms_match(selector, message)`` is FALSE on every row. With another ``name`` it is
       ``<name>_selector_error``, so that a second dialect registered under its own name leaves
       the first one's error function alone.
 
@@ -105,7 +108,7 @@ def register(spark, *, dialect: "str | Dialect" = "jms", name: str = "jms_match"
     fns = {
         name: match_udf(d, binding=b),
         f"{name}_3vl": match_udf(d, binding=b, three_valued=True),
-        "jms_selector_error" if name == "jms_match" else f"{name}_selector_error": selector_error_udf(d),
+        "jms_selector_error" if name == "jms_match" else f"{name}_selector_error": selector_error_udf(d, binding=b),
     }
     for sql_name, fn in fns.items():
         spark.udf.register(sql_name, fn)
