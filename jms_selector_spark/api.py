@@ -101,12 +101,68 @@ def jms_filter(df, selector, *, dialect: "str | Dialect" = "jms", **binding):
     sel = _parsed(selector, dialect)
     b = Binding.of(**binding)
     check_options(df.schema, b)
-    warn_unknown_properties(bind(sel, df.schema, b))
-    column, plan = hybrid_filter(sel, df.schema, b)
+    bound = bind(sel, df.schema, b)
+    warn_unknown_properties(bound)
+    target, original = _unambiguous(df, bound)
+    column, plan = hybrid_filter(sel, target.schema, b)
     if not plan.is_native:
         log.info("jms_filter: %d of %d pieces need the vectorized fallback",
                  sum(1 for p in plan.leaves() if p.kind == "fallback"), len(plan.leaves()))
-    return df.where(column)
+    out = target.where(column)
+    return out if original is None else out.toDF(*original)
+
+
+def _case_sensitive(spark) -> bool:
+    try:
+        return str(spark.conf.get("spark.sql.caseSensitive", "false")).lower() == "true"
+    except Exception:  # pragma: no cover - a session whose conf cannot be read: assume the default
+        return False
+
+
+def column_collisions(columns, bound, *, case_sensitive: bool) -> dict:
+    """{lower-case name: [columns]} of the top-level columns Spark cannot tell apart by name
+    (equal, or equal but for case when ``case_sensitive`` is false); raises `SelectorBindingError`
+    naming them and the fix when the selector reads one of them ambiguously."""
+    from .errors import SelectorBindingError
+
+    groups: dict = {}
+    for c in columns:
+        groups.setdefault(c if case_sensitive else c.lower(), []).append(c)
+    groups = {k: v for k, v in groups.items() if len(v) > 1}
+    used = set(bound.source_columns())
+    for names in groups.values():
+        for name in sorted(set(names) & used):
+            if names.count(name) > 1:
+                raise SelectorBindingError(
+                    f"the selector reads column {name!r}, which the table has {names.count(name)} times (after a"
+                    " join?): rename or drop all but one (DataFrame.toDF / withColumnRenamed / drop)",
+                    bound.selector.text)
+        read = sorted(set(names) & used)
+        if len(read) > 1:
+            raise SelectorBindingError(
+                f"the selector reads columns {', '.join(map(repr, read))}, which differ only in case; with"
+                " spark.sql.caseSensitive=false Spark cannot tell them apart: set spark.sql.caseSensitive=true"
+                " or rename one (withColumnRenamed)", bound.selector.text)
+    return groups
+
+
+def _unambiguous(df, bound):
+    """``(df', original column names or None)``: ``df`` with the columns that collide with a column
+    the selector reads (same name, or same but for case when spark.sql.caseSensitive is false)
+    renamed by position, so that the selector's names resolve exactly as JMS says
+    (case-sensitively); `jms_filter` renames them back after filtering. Raises
+    `SelectorBindingError` when the selector itself reads a name Spark cannot resolve."""
+    columns = df.columns
+    sensitive = _case_sensitive(df.sparkSession)
+    groups = column_collisions(columns, bound, case_sensitive=sensitive)
+    if not groups:
+        return df, None
+    used = set(bound.source_columns())
+    renamed = [f"__jms_hidden_{i}" if (c if sensitive else c.lower()) in groups and c not in used else c
+               for i, c in enumerate(columns)]
+    if renamed == columns:
+        return df, None
+    return df.toDF(*renamed), columns
 
 
 def explain_filter(selector, schema, *, dialect: "str | Dialect" = "jms", **binding) -> str:
