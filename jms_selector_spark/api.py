@@ -30,9 +30,16 @@ def selector_to_column(selector, schema, *, dialect: "str | Dialect" = "jms", **
     becomes `jms_filter`'s hybrid Column instead: the boolean skeleton built as Columns, the
     parts Spark can parse native, the too-deep parts in the vectorized fallback UDF.
     """
+    from pyspark.sql import SparkSession
+
     from .backends.spark_column import selector_to_column as _to_column
     from .errors import SelectorTooComplexError
 
+    if hasattr(schema, "fields"):
+        sel = _parsed(selector, dialect)
+        b = Binding.of(**binding)
+        check_options(schema, b)
+        refuse_ambiguous([f.name for f in schema.fields], bind(sel, schema, b), SparkSession.getActiveSession())
     try:
         return _to_column(selector, schema, dialect=dialect, **binding)
     except SelectorTooComplexError as exc:
@@ -144,6 +151,23 @@ def column_collisions(columns, bound, *, case_sensitive: bool) -> dict:
                 " spark.sql.caseSensitive=false Spark cannot tell them apart: set spark.sql.caseSensitive=true"
                 " or rename one (withColumnRenamed)", bound.selector.text)
     return groups
+
+
+def refuse_ambiguous(columns, bound, spark, *, how: str = "use jms_filter (it resolves them)") -> None:
+    """`SelectorBindingError` when the selector reads a column that another column makes ambiguous
+    for Spark (same name; or same but for case while spark.sql.caseSensitive is false), for the
+    entry points that cannot rename the table's columns (`selector_to_column`, a SQL function)."""
+    from .errors import SelectorBindingError
+
+    sensitive = _case_sensitive(spark) if spark is not None else False
+    used = set(bound.source_columns())
+    for names in column_collisions(columns, bound, case_sensitive=sensitive).values():
+        read = sorted(set(names) & used)
+        if read:
+            raise SelectorBindingError(
+                f"the selector reads {', '.join(map(repr, read))}, and the table has {', '.join(map(repr, names))},"
+                f" which Spark cannot tell apart by name (spark.sql.caseSensitive={str(sensitive).lower()}): {how},"
+                " set spark.sql.caseSensitive=true, or rename the other column", bound.selector.text)
 
 
 def _unambiguous(df, bound):

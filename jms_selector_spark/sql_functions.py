@@ -33,7 +33,7 @@ from .backends.spark_sql import sql_identifier
 from .binder import Binding, bind, check_options, warn_unknown_properties
 from .dialects import Dialect, get_dialect
 from .errors import SelectorError
-from .api import hybrid_filter
+from .api import _unambiguous, hybrid_filter, refuse_ambiguous
 from .hybrid import Plan, describe, plan_filter, plan_sql, sub_selector
 from .selector import Selector, parse
 from .sql_limits import MAX_SQL_DEPTH, simplify, sql_depth
@@ -210,13 +210,17 @@ def register_selector(spark, name: str, selector, source, *, dialect: "str | Dia
     schema = df.schema
     b = Binding.of(**binding)
     check_options(schema, b)
-    warn_unknown_properties(bind(sel, schema, b))  # binding errors first, for the whole selector
+    bound = bind(sel, schema, b)  # binding errors first, for the whole selector
+    warn_unknown_properties(bound)
     if kind == "view":
-        column, plan = hybrid_filter(sel, schema, b)
-        df.where(column).createOrReplaceTempView(name)
+        target, original = _unambiguous(df, bound)
+        column, plan = hybrid_filter(sel, target.schema, b)
+        out = target.where(column)
+        (out if original is None else out.toDF(*original)).createOrReplaceTempView(name)
         fragment = plan.sql if plan.is_native else describe(plan, sel)
         log.info("temporary view %s: %s", name, fragment)
         return fragment
+    refuse_ambiguous(df.columns, bound, spark, how="register it as kind='view' (which resolves them)")
     sel = simplify(sel)
     plan = plan_filter(sel, schema, b, qualifier=(_PARAM,))
     return _create_function(spark, name, sel, plan, schema, b)

@@ -41,3 +41,22 @@ def test_case_only_and_duplicate_columns(spark, case_sensitive):
                 jss.jms_filter(df, "weight > WeIgHt")
         with pytest.raises(jss.SelectorBindingError, match="'color', which the table has 2 times"):
             jss.jms_filter(df, "color = 'red'")
+
+
+@pytest.mark.parametrize("case_sensitive", ["false", "true"])
+def test_column_and_sql_function_entry_points(spark, case_sensitive):
+    with sql_conf(spark, {"spark.sql.caseSensitive": case_sensitive}):
+        df = spark.createDataFrame([(1, 10, 1), (2, 1, 10)], "id int, weight long, WeIgHt long")
+        df.createOrReplaceTempView("case_messages")
+        view = jss.register_selector(spark, "heavy_view", "weight > 5", "case_messages", kind="view")
+        assert view and [r.id for r in spark.sql("SELECT id FROM heavy_view").collect()] == [1]
+        if case_sensitive == "true":
+            assert [r.id for r in df.where(jss.selector_to_column("WeIgHt > 5", df.schema)).collect()] == [2]
+            jss.register_selector(spark, "heavy_fn", "weight > 5", "case_messages")
+            assert [r.id for r in spark.sql("SELECT id FROM case_messages WHERE heavy_fn(struct(*))").collect()] == [1]
+        else:
+            with pytest.raises(jss.SelectorBindingError, match="use jms_filter"):
+                jss.selector_to_column("WeIgHt > 5", df.schema)
+            with pytest.raises(jss.SelectorBindingError, match="kind='view'"):
+                jss.register_selector(spark, "heavy_fn", "weight > 5", "case_messages")
+        assert [r.id for r in df.where(jss.selector_to_column("id = 2", df.schema)).collect()] == [2]
