@@ -19,11 +19,13 @@ from ._version import __version__
 from .api import explain_filter, jms_filter, selector_to_column, selector_to_sql
 from .dialects import ACTIVEMQ, JMS, Dialect, get_dialect
 from .errors import (
+    BindingOptionError,
     SelectorBindingError,
     SelectorError,
     SelectorSyntaxError,
     SelectorTypeError,
     UnsupportedSelectorError,
+    SelectorTooComplexError,
 )
 from .interpreter import evaluate
 from .lint import LintWarning, lint
@@ -58,4 +60,6 @@ __all__ = [
     "SelectorTypeError",
     "SelectorBindingError",
     "UnsupportedSelectorError",
+    "SelectorTooComplexError",
+    "BindingOptionError",
 ]

@@ -24,17 +24,24 @@ import pyspark. A plain ``{"column": "jms type"}`` dict also works as a flat sch
 """
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Mapping
 
 from . import nodes as n
 from .dialects import HEADER_TYPES
-from .errors import SelectorBindingError
+from .errors import BindingOptionError, SelectorBindingError
 from .selector import Selector
 from .types import JmsType
 
-__all__ = ["Binding", "ColumnRef", "BoundSelector", "bind", "jms_type_of_spark"]
+__all__ = ["Binding", "ColumnRef", "BoundSelector", "bind", "jms_type_of_spark", "check_options",
+           "unknown_property_refs", "warn_unknown_properties", "UNKNOWN_PROPERTIES"]
+
+log = logging.getLogger(__name__)
+
+#: The values of ``unknown_properties`` (see `Binding`).
+UNKNOWN_PROPERTIES = ("warn", "null", "error")
 
 _SIMPLE = {
     "boolean": JmsType.BOOLEAN,
@@ -69,14 +76,27 @@ class Binding:
         ``"١٢"`` is 12; any text is a boolean: TRUE only for "true" in any case). Text Java cannot
         read (NumberFormatException there) is NULL here. Applies to string-valued properties of
         any layout; naming a property whose column is not a string is a binding error.
+    unknown_properties : {"warn", "null", "error"}, default "warn"
+        A property the table *cannot* hold (no such struct field, no such flat column) is NULL,
+        as JMS says of a missing property. ``"warn"``: the entry points also log a warning
+        naming it (once per call) and `explain_filter` shows it; ``"null"``: silently NULL;
+        ``"error"``: `bind` raises `SelectorBindingError` naming it and the properties there are.
+    properties_given : bool
+        True when ``properties`` was passed explicitly: then the column must exist
+        (`check_options`); the default name may be absent (flat layout).
     """
 
     headers: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     properties: str = "properties"
     property_types: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    unknown_properties: str = "warn"
+    properties_given: bool = False
 
     @classmethod
-    def of(cls, headers=None, properties="properties", property_types=None) -> "Binding":
+    def of(cls, headers=None, properties=None, property_types=None, unknown_properties="warn") -> "Binding":
+        if unknown_properties not in UNKNOWN_PROPERTIES:
+            raise ValueError(f"unknown_properties must be one of {', '.join(map(repr, UNKNOWN_PROPERTIES))}, "
+                             f"not {unknown_properties!r}")
         declared = {}
         for name, t in dict(property_types or {}).items():
             try:
@@ -87,13 +107,16 @@ class Binding:
                 raise ValueError(f"property_types[{name!r}] = {t!r}: expected one of boolean, byte, short, int,"
                                  " long, float, double, string")
             declared[name] = jt.value
-        return cls(MappingProxyType(dict(headers or {})), properties, MappingProxyType(declared))
+        return cls(MappingProxyType(dict(headers or {})), "properties" if properties is None else properties,
+                   MappingProxyType(declared), unknown_properties, properties is not None)
 
     def __hash__(self):
-        return hash((tuple(sorted(self.headers.items())), self.properties, tuple(sorted(self.property_types.items()))))
+        return hash((tuple(sorted(self.headers.items())), self.properties, tuple(sorted(self.property_types.items())),
+                     self.unknown_properties, self.properties_given))
 
     def __reduce__(self):  # MappingProxyType does not pickle
-        return (Binding.of, (dict(self.headers), self.properties, dict(self.property_types)))
+        return (Binding.of, (dict(self.headers), self.properties if self.properties_given else None,
+                             dict(self.property_types), self.unknown_properties))
 
     def column_of(self, header: str) -> str:
         """The column holding ``header`` (its own name unless ``headers=`` maps it)."""
@@ -211,7 +234,10 @@ def bind(selector: Selector, schema, binding: "Binding | None" = None) -> BoundS
     for name in selector.identifiers:
         refs[name] = _declared(_resolve(name, selector, fields, props_type, header_columns, binding), selector,
                                binding)
-    return BoundSelector(selector, MappingProxyType(refs), binding)
+    bound = BoundSelector(selector, MappingProxyType(refs), binding)
+    if binding.unknown_properties == "error":
+        _raise_unknown(bound, fields, props_type)
+    return bound
 
 
 def _declared(ref: ColumnRef, selector: Selector, binding: Binding) -> ColumnRef:
@@ -292,3 +318,65 @@ def _resolve(name, selector, fields, props_type, header_columns, binding) -> Col
     if name in fields and name not in header_columns:
         return _typed_ref(selector, name, (name,), "column", fields[name])
     return ColumnRef(name, (), "missing", JmsType.NULL)
+
+
+# -- misconfiguration: options naming absent columns, properties the table cannot hold -----------
+
+def check_options(schema, binding: "Binding | None") -> None:
+    """Raise `BindingOptionError` when an option names a column ``schema`` does not have.
+
+    ``headers={"JMSType": "missing_col"}`` and an explicit ``properties="typo"`` are user errors
+    (they would silently read NULL / fall back to the flat layout): the message names the
+    option and the columns there are. Called by the entry points that get the whole table
+    (`selector_to_sql` with a schema, `jms_filter`, `explain_filter`, `register_selector`, `route`
+    through `selector_to_sql`), not by the UDFs, which may get only the columns a selector reads.
+    """
+    if binding is None:
+        return
+    fields = _fields(schema)
+    available = ", ".join(map(repr, fields)) or "none"
+    known = set(HEADER_TYPES)
+    for header, column in binding.headers.items():
+        if header not in known:
+            raise BindingOptionError(
+                f"headers={{{header!r}: {column!r}}}: {header!r} is not a JMS header"
+                f" (headers: {', '.join(sorted(known))})")
+        if column not in fields:
+            raise BindingOptionError(
+                f"headers={{{header!r}: {column!r}}}: the table has no column {column!r} (columns: {available})")
+    if binding.properties_given and binding.properties not in fields:
+        raise BindingOptionError(
+            f"properties={binding.properties!r}: the table has no column {binding.properties!r}"
+            f" (columns: {available}); leave properties out for one column per property (flat)")
+
+
+def unknown_property_refs(bound: BoundSelector) -> list:
+    """The selector's property names that the table cannot hold (always NULL), in order."""
+    return [name for name, ref in bound.refs.items() if ref.access == "missing" and not ref.header]
+
+
+def _holdable(fields, props_type, binding) -> list:
+    if props_type is not None and props_type.typeName() == "struct":
+        return [f.name for f in props_type.fields]
+    return [c for c in fields if c != binding.properties]
+
+
+def _raise_unknown(bound: BoundSelector, fields, props_type) -> None:
+    missing = unknown_property_refs(bound)
+    if missing:
+        where = (f"struct column {bound.binding.properties!r}" if props_type is not None else "the table")
+        raise SelectorBindingError(
+            f"property {missing[0]!r} is not in {where} (unknown_properties='error'; there:"
+            f" {', '.join(map(repr, _holdable(fields, props_type, bound.binding))) or 'none'})",
+            bound.selector.text, _first_span(bound.selector, missing[0]))
+
+
+def warn_unknown_properties(bound: BoundSelector) -> list:
+    """Log one warning naming the properties the table cannot hold (policy ``"warn"``); returns them."""
+    missing = unknown_property_refs(bound)
+    if missing and bound.binding.unknown_properties == "warn":
+        log.warning("selector %r: %s %s not in the table, so always NULL (JMS: a missing property is NULL);"
+                    " a typo? (unknown_properties='null' silences this, 'error' raises)",
+                    bound.selector.text, ", ".join(map(repr, missing)),
+                    "is" if len(missing) == 1 else "are")
+    return missing

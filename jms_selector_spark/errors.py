@@ -18,6 +18,8 @@ __all__ = [
     "SelectorTypeError",
     "UnsupportedSelectorError",
     "SelectorBindingError",
+    "SelectorTooComplexError",
+    "BindingOptionError",
 ]
 
 
@@ -82,3 +84,19 @@ class UnsupportedSelectorError(SelectorError):
     """A construct a back end cannot handle (never silently ignored)."""
 
     kind = "unsupported"
+
+
+class SelectorTooComplexError(UnsupportedSelectorError):
+    """The selector's Spark SQL would nest deeper than Spark's parser takes (see `sql_limits`).
+
+    An `UnsupportedSelectorError`: `jms_filter`, `route` and `register_selector` evaluate such a
+    selector (or the part of it that is too deep) with the vectorized fallback instead."""
+
+    kind = "too complex"
+
+
+class BindingOptionError(ValueError):
+    """A binding option (``headers=``, ``properties=``) names a column the table does not have.
+
+    A configuration error, not a selector's: it is raised (by `route` too), never reported per
+    selector."""

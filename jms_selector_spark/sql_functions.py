@@ -30,11 +30,13 @@ import logging
 import re
 
 from .backends.spark_sql import sql_identifier
-from .binder import Binding, bind
+from .binder import Binding, bind, check_options, warn_unknown_properties
 from .dialects import Dialect, get_dialect
 from .errors import SelectorError
-from .hybrid import describe, filter_column, plan_filter, plan_sql, sub_selector
+from .api import _unambiguous, hybrid_filter, refuse_ambiguous
+from .hybrid import Plan, describe, plan_filter, plan_sql, sub_selector
 from .selector import Selector, parse
+from .sql_limits import MAX_SQL_DEPTH, simplify, sql_depth
 
 __all__ = ["register", "register_selector", "register_route", "selector_columns", "struct_ddl"]
 
@@ -53,7 +55,10 @@ def register(spark, *, dialect: "str | Dialect" = "jms", name: str = "jms_match"
     - ``<name>_3vl(selector, message) -> BOOLEAN``: the three-valued value (NULL = UNKNOWN, and
       NULL for an invalid selector), for use under NOT / OR in your own SQL.
     - ``jms_selector_error(selector STRING) -> STRING``: the error, with its position and caret,
-      for an invalid selector; NULL for a valid one. With another ``name`` it is
+      for an invalid selector; NULL for a valid one. ``jms_selector_error(selector, message)``
+      also reports what binding the selector to that message struct fails on (an ARRAY or DATE
+      column, a header column of the wrong type…): exactly the selectors for which
+      ``jms_match(selector, message)`` is FALSE on every row. With another ``name`` it is
       ``<name>_selector_error``, so that a second dialect registered under its own name leaves
       the first one's error function alone.
 
@@ -103,7 +108,7 @@ def register(spark, *, dialect: "str | Dialect" = "jms", name: str = "jms_match"
     fns = {
         name: match_udf(d, binding=b),
         f"{name}_3vl": match_udf(d, binding=b, three_valued=True),
-        "jms_selector_error" if name == "jms_match" else f"{name}_selector_error": selector_error_udf(d),
+        "jms_selector_error" if name == "jms_match" else f"{name}_selector_error": selector_error_udf(d, binding=b),
     }
     for sql_name, fn in fns.items():
         spark.udf.register(sql_name, fn)
@@ -204,13 +209,19 @@ def register_selector(spark, name: str, selector, source, *, dialect: "str | Dia
     df = _schema_of(spark, source)
     schema = df.schema
     b = Binding.of(**binding)
-    bind(sel, schema, b)  # binding errors first, for the whole selector
+    check_options(schema, b)
+    bound = bind(sel, schema, b)  # binding errors first, for the whole selector
+    warn_unknown_properties(bound)
     if kind == "view":
-        column, plan = filter_column(sel, schema, b)
-        df.where(column).createOrReplaceTempView(name)
+        target, original = _unambiguous(df, bound)
+        column, plan = hybrid_filter(sel, target.schema, b)
+        out = target.where(column)
+        (out if original is None else out.toDF(*original)).createOrReplaceTempView(name)
         fragment = plan.sql if plan.is_native else describe(plan, sel)
         log.info("temporary view %s: %s", name, fragment)
         return fragment
+    refuse_ambiguous(df.columns, bound, spark, how="register it as kind='view' (which resolves them)")
+    sel = simplify(sel)
     plan = plan_filter(sel, schema, b, qualifier=(_PARAM,))
     return _create_function(spark, name, sel, plan, schema, b)
 
@@ -231,6 +242,10 @@ def _create_function(spark, name: str, sel: Selector, plan, schema, binding: Bin
         return f"{sql_identifier(udf_name)}({args})"
 
     body = plan_sql(plan, fallback_sql)
+    if sql_depth(body) > MAX_SQL_DEPTH:  # the skeleton of NOT/AND/OR alone is too deep to parse
+        udfs.clear()
+        plan = Plan("fallback", sel.root)
+        body = plan_sql(plan, fallback_sql)
     for udf_name, udf in udfs:
         spark.udf.register(udf_name, udf)
     statement = (f"CREATE OR REPLACE TEMPORARY FUNCTION {sql_identifier(name)}"

@@ -54,12 +54,13 @@ import warnings
 from dataclasses import dataclass, replace
 
 from .. import nodes as n
-from ..binder import Binding, BoundSelector, bind
+from ..binder import Binding, BoundSelector, bind, check_options, warn_unknown_properties
 from ..dialects import HEADER_TYPES
 from ..errors import UnsupportedSelectorError
 from ..like import like_segments
 from ..lowering import Between, NumericOrder, Order, rules_for
 from ..selector import Selector, as_selector
+from ..sql_limits import check_sql_depth
 from ..types import INT_MAX, INT_MIN, LONG_MIN, JmsType
 from .sql_javanum import java_value_of_sql
 from ..visitor import NodeVisitor
@@ -141,6 +142,8 @@ class V:
 
 
 _NULL = V("NULL", T.NULL, True, True)
+#: A compound operand longer than this that a guard needs twice is bound once (see `_shared`).
+_SHARE_ABOVE = 256
 #: |MIN_VALUE| of each exact type: the largest magnitude a value of that type can have.
 _TYPE_MAGNITUDE = {T.BYTE: 2**7, T.SHORT: 2**15, T.INT: 2**31, T.LONG: 2**63}
 _LIMIT = {T.INT: 2**31 - 1, T.LONG: 2**63 - 1}
@@ -284,13 +287,14 @@ class SparkSqlGenerator(NodeVisitor):
         #: parameter of a SQL function instead of the table's own columns).
         self.qualifier = tuple(qualifier)
         self.env = {name: self._column(ref) for name, ref in bound.refs.items()}
+        self._lets = 0  # lambda variables used so far (see `_shared`)
 
     # -- entry point ----------------------------------------------------------------------------
     def generate(self) -> str:
         if self.bound.root is None:
             return "TRUE"
         try:
-            return self.truth(self.bound.root).sql
+            return check_sql_depth(self.truth(self.bound.root).sql, self.bound.selector.text)
         except UnsupportedSelectorError as e:
             if not e.selector:
                 raise UnsupportedSelectorError(e.message, self.bound.selector.text, e.span) from None
@@ -319,6 +323,49 @@ class SparkSqlGenerator(NodeVisitor):
         elif conv == "java_value_of":  # a declared type on a string property (Binding.property_types)
             return V(java_value_of_sql(sql, ref.type), ref.type, True, True)
         return V(sql, ref.type, True, True)
+
+    # -- sharing: the SQL stays linear in the selector's size --------------------------------------
+    def _is_leaf(self, v: V) -> bool:
+        """A constant, a column read, or any operand of at most `_SHARE_ABOVE` characters: a guard
+        may repeat it (a bounded size per node keeps the SQL within a constant factor of linear,
+        and the plain repetition keeps whole-stage codegen, which a lambda loses)."""
+        return (v.is_const or v.type is T.NULL or len(v.sql) <= _SHARE_ABOVE
+                or any(v.sql == e.sql for e in self.env.values()))
+
+    def _let_name(self) -> str:
+        taken = {p.lower() for p in self.qualifier[:1]}
+        taken |= {ref.path[0].lower() for ref in self.bound.refs.values() if ref.path}
+        while True:
+            self._lets += 1
+            name = f"__jms_let{self._lets}"
+            if name not in taken:
+                return name
+
+    def _shared(self, make, *vs: V) -> V:
+        """``make(*vs)``, each compound operand it repeats bound once by a lambda variable.
+
+        A guard that needs an operand twice (``CASE WHEN b = 0 …``) would double the SQL at every
+        nesting level (``a / (b / (b / …))``, ActiveMQ's ``(x = y) = z``). A constant or a column
+        is repeated as is; a compound operand that the guard reads more than once is evaluated
+        once, as ``transform(array(<operand>), v -> <guard on v>)[0]``.
+        """
+        binds, args = [], []
+        for v in vs:
+            if self._is_leaf(v):
+                args.append(v)
+                continue
+            name = self._let_name()
+            binds.append((name, v))
+            args.append(replace(v, sql=name, atomic=True))
+        out = make(*args)
+        sql = out.sql
+        for name, v in reversed(binds):
+            uses = len(re.findall(rf"\b{name}\b", sql))
+            if uses > 1:
+                sql = f"transform(array({v.sql}), {name} -> {sql})[0]"
+            elif uses == 1:
+                sql = re.sub(rf"\b{name}\b", lambda _m, text=v.op(): text, sql)
+        return out if sql == out.sql else replace(out, sql=sql, atomic=True)
 
     # -- truth ----------------------------------------------------------------------------------
     def truth(self, node) -> V:
@@ -413,7 +460,7 @@ class SparkSqlGenerator(NodeVisitor):
         if self.rules.ne_as_not_eq(op):
             return _not(self.compare(C.EQ, l, r))
         if self.rules.eq_null_aware(op):
-            return self._activemq_eq(l, r)
+            return self._shared(self._activemq_eq, l, r)
         if l.type is T.NULL or r.type is T.NULL:
             return _UNKNOWN
         return self._core(op, l, r)
@@ -597,12 +644,14 @@ class SparkSqlGenerator(NodeVisitor):
             a, b = _cast(l, t), _cast(r, t)
             if op is A.DIVIDE:
                 if t is T.FLOAT:
-                    return V(f"CAST({_ddiv(_cast(l, T.DOUBLE), r, _cast(r, T.DOUBLE))} AS FLOAT)", t, nullable)
-                return V(_ddiv(a, r, b), t, nullable)
+                    return self._shared(lambda r: V(f"CAST({_ddiv(_cast(l, T.DOUBLE), r, _cast(r, T.DOUBLE))} AS FLOAT)",
+                                                    t, nullable), r)
+                return self._shared(lambda r: V(_ddiv(a, r, _cast(r, t)), t, nullable), r)
             if op is A.MODULO:
                 if t is T.FLOAT:
-                    return V(f"CAST({_drem(_cast(l, T.DOUBLE), r, _cast(r, T.DOUBLE))} AS FLOAT)", t, nullable)
-                return V(_drem(a, r, b), t, nullable)
+                    return self._shared(lambda r: V(f"CAST({_drem(_cast(l, T.DOUBLE), r, _cast(r, T.DOUBLE))} AS FLOAT)",
+                                                    t, nullable), r)
+                return self._shared(lambda r: V(_drem(a, r, _cast(r, t)), t, nullable), r)
             return V(f"({a} {op.value} {b})", t, nullable)
         if t is T.INT:
             a, b = f"CAST({l.sql} AS BIGINT)", f"CAST({r.sql} AS BIGINT)"
@@ -628,7 +677,10 @@ class SparkSqlGenerator(NodeVisitor):
             neg = _wrap64(f"-CAST({l.sql} AS DECIMAL(20,0))")
             if r.is_const:
                 return V(neg if r.lit == -1 else f"({a} div {b})", T.LONG, nullable)
-            return V(f"CASE WHEN {b} = -1 THEN {neg} ELSE {a} div nullif({b}, 0) END", T.LONG, True)
+            if not self._is_leaf(l):  # l once: divide by 1 instead of -1, then negate (wrapping)
+                return self._shared(lambda r: V(_ldiv(a, f"CAST({r.sql} AS BIGINT)"), T.LONG, True), r)
+            return self._shared(lambda r: V(f"CASE WHEN CAST({r.sql} AS BIGINT) = -1 THEN {neg} ELSE {a} div "
+                                            f"nullif(CAST({r.sql} AS BIGINT), 0) END", T.LONG, True), r)
         exact = _no_overflow(op, l, r, T.LONG)
         if exact is not None:  # e.g. an int column times a small literal: plain BIGINT arithmetic
             return V(f"({a} {op.value} {b})", T.LONG, nullable, bound=exact)
@@ -719,7 +771,11 @@ def _wrap64(expr: str) -> str:
 
 
 def _ddiv(a: str, rv: V, b: str) -> str:
-    """IEEE double division as Java does it (x/0 is ±Infinity or NaN, never an error)."""
+    """IEEE double division as Java does it (x/0 is ±Infinity or NaN, never an error).
+
+    ``a`` appears once (a chain ``x / y / z`` stays linear): by zero it is ``a * ±Infinity``
+    divided by 1, which is Java's ``a / ±0.0`` for every ``a`` (NaN and ±0 give NaN).
+    """
     if rv.is_const:
         bv = float(rv.lit)
         if bv == 0.0:
@@ -727,16 +783,22 @@ def _ddiv(a: str, rv: V, b: str) -> str:
             return f"({a} * {inf})"
         return f"try_divide({a}, {b})"
     inf = f"IF({_neg_zero_test(b)}, CAST('-Infinity' AS DOUBLE), CAST('Infinity' AS DOUBLE))"
-    return f"CASE WHEN {b} = 0 THEN {a} * {inf} ELSE try_divide({a}, {b}) END"
+    return f"try_divide({a} * IF({b} = 0, {inf}, 1.0D), IF({b} = 0, 1.0D, {b}))"
 
 
 def _drem(a: str, rv: V, b: str) -> str:
-    """Java ``%`` on doubles (x % 0 is NaN)."""
+    """Java ``%`` on doubles (x % 0 is NaN, as is x % NaN); ``a`` appears once."""
     if rv.is_const:
         if float(rv.lit) == 0.0:
             return f"({a} * CAST('NaN' AS DOUBLE))"
         return f"try_mod({a}, {b})"
-    return f"CASE WHEN {b} = 0 THEN {a} * CAST('NaN' AS DOUBLE) ELSE try_mod({a}, {b}) END"
+    return f"try_mod({a}, IF({b} = 0, CAST('NaN' AS DOUBLE), {b}))"
+
+
+def _ldiv(a: str, b: str) -> str:
+    """Java long division ``a / b`` with ``a`` once: by -1 it divides by 1 and negates, wrapping
+    (``Long.MIN_VALUE / -1`` is ``Long.MIN_VALUE``); by zero NULL."""
+    return _wrap64(f"CAST({a} div IF({b} = -1, 1, nullif({b}, 0)) AS DECIMAL(20,0)) * IF({b} = -1, -1, 1)")
 
 
 # -- public entry point ---------------------------------------------------------------------------
@@ -793,8 +855,8 @@ def infer_flat_schema(sel: Selector) -> dict:
     return schema
 
 
-def selector_to_sql(selector, schema=None, *, dialect="jms", headers=None, properties="properties",
-                    property_types=None) -> str:
+def selector_to_sql(selector, schema=None, *, dialect="jms", headers=None, properties=None,
+                    property_types=None, unknown_properties="warn") -> str:
     """Translate a JMS selector into a Spark SQL boolean expression (for ``WHERE`` / ``F.expr``).
 
     Parameters
@@ -807,8 +869,11 @@ def selector_to_sql(selector, schema=None, *, dialect="jms", headers=None, prope
     dialect : str or Dialect, default "jms"
     headers : dict, optional
         JMS header name → column name (``{"JMSType": "msg_type"}``).
-    properties : str, default "properties"
-        The column holding application properties (STRUCT, MAP or VARIANT), if the table has one.
+    properties : str, optional
+        The column holding application properties (STRUCT, MAP or VARIANT). Default: a column
+        named ``properties`` if the table has one, else one column per property (flat).
+    unknown_properties : {"warn", "null", "error"}, default "warn"
+        A property the table cannot hold is NULL; "warn" logs it, "error" raises (see `Binding`).
     property_types : dict, optional
         Declared JMS types of string-valued properties (``{"qty": "long"}`` for a
         ``MAP<STRING,STRING>``): read with Java's ``valueOf``, as ``getLongProperty`` would;
@@ -823,6 +888,8 @@ def selector_to_sql(selector, schema=None, *, dialect="jms", headers=None, prope
     Raises
     ------
     SelectorSyntaxError, SelectorTypeError, SelectorBindingError
+    BindingOptionError
+        ``headers`` or ``properties`` names a column ``schema`` does not have.
     UnsupportedSelectorError
         A construct with no exact Spark SQL form (see the module docstring); evaluate it with the
         vectorized fallback instead.
@@ -833,11 +900,15 @@ def selector_to_sql(selector, schema=None, *, dialect="jms", headers=None, prope
     "(`JMSType` = decode(X'636172', 'UTF-8') AND `weight` > 2500)"
     """
     sel = as_selector(selector, dialect)
+    binding = Binding.of(headers, properties, property_types, unknown_properties)
+    if schema is not None:
+        check_options(schema, binding)
     if sel.root is None:
         return "TRUE"
     if schema is None:
         schema = infer_flat_schema(sel)
         warnings.warn("selector_to_sql without a schema assumes flat columns of types "
                       + ", ".join(f"{k}: {v}" for k, v in schema.items()), stacklevel=2)
-    bound = bind(sel, schema, Binding.of(headers, properties, property_types))
+    bound = bind(sel, schema, binding)
+    warn_unknown_properties(bound)
     return SparkSqlGenerator(bound).generate()

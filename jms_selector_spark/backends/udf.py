@@ -203,15 +203,38 @@ def match_udf(dialect: "str | Dialect" = "jms", *, binding: "Binding | None" = N
     return jms_match
 
 
-def selector_error_udf(dialect: "str | Dialect" = "jms"):
-    """An Arrow UDF ``(selector STRING) -> STRING``: the error with its position, or NULL."""
+def binding_error_batch(selectors: pa.Array, messages: pa.Array, dialect: "str | Dialect" = "jms", *,
+                        binding: "Binding | None" = None) -> pa.StringArray:
+    """Like `error_batch`, and also the error of binding each selector to the type of ``messages``
+    (a struct array): what makes ``jms_match(selector, message)`` FALSE on every row — an ARRAY or
+    DATE column, a header column of the wrong type, ``unknown_properties='error'``. NULL: valid."""
+    d = get_dialect(dialect)
+    binding = binding or Binding()
+    selectors, messages = _as_array(selectors), _as_array(messages)
+    enc = pc.dictionary_encode(selectors)
+    out = []
+    for text in enc.dictionary.to_pylist():
+        compiled = _compile(text, d, messages.type, binding)
+        out.append(f"{type(compiled).__name__}: {compiled}" if isinstance(compiled, SelectorError) else None)
+    return pc.take(pa.array(out, pa.string()), enc.indices)
+
+
+def selector_error_udf(dialect: "str | Dialect" = "jms", *, binding: "Binding | None" = None):
+    """An Arrow UDF ``(selector STRING[, message STRUCT]) -> STRING``: the error with its
+    position, or NULL. With a message struct, binding errors against its type too
+    (`binding_error_batch`)."""
     from pyspark.sql.functions import arrow_udf
 
     d = get_dialect(dialect)
 
     @arrow_udf("string")
-    def jms_selector_error(selector: pa.Array) -> pa.Array:
-        return error_batch(selector, d)
+    def jms_selector_error(*args: pa.Array) -> pa.Array:
+        if len(args) == 1:
+            return error_batch(args[0], d)
+        if len(args) != 2:
+            raise TypeError(f"jms_selector_error takes (selector) or (selector, message struct), not {len(args)} "
+                            "arguments")
+        return binding_error_batch(args[0], args[1], d, binding=binding)
 
     return jms_selector_error
 
