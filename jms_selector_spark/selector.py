@@ -158,10 +158,9 @@ def _function_hint(err: SelectorSyntaxError, text: str, dialect: Dialect) -> "Se
 
 def _comment_hint(err: SelectorSyntaxError, text: str, dialect: Dialect) -> "SelectorSyntaxError | None":
     """A syntax error after ``--`` in a dialect without comments: say that ``--`` is two minus
-    signs there (``qty > 4 -- more than four`` fails at ``than``). Only for the grammar's
-    "unexpected …" errors: a length or literal error has nothing to do with ``--``."""
-    if dialect.comments or not err.message.startswith("unexpected"):
-        return None
+    signs there (``qty > 4 -- more than four`` fails at ``than``)."""
+    if dialect.comments or not err.message.startswith("unexpected "):
+        return None  # only for a token the grammar did not expect (not for limits or bad literals)
     i, end = 0, err.span.start
     while i < end - 1:
         if text[i] == "'":
