@@ -32,9 +32,6 @@ without it; pyspark's pure-Python type classes are imported only for a DDL or Pa
 from __future__ import annotations
 
 import argparse
-import json
-import os
-import re
 import sys
 import warnings
 from dataclasses import dataclass, field
@@ -42,17 +39,17 @@ from dataclasses import dataclass, field
 from . import nodes as n
 from ._version import __version__
 from .dialects import DIALECTS, Dialect, get_dialect
-from .errors import SelectorError, SelectorSyntaxError, UnsupportedSelectorError
+from .errors import SelectorError, UnsupportedSelectorError
 from .printer import quote_string, to_text
 from .selector import Selector, parse
-from .source import Span
 from .types import JmsType
+from .cli_io import (EXIT_INVALID, EXIT_OK, EXIT_USAGE, InputError, binding_of, emit, entry_prefix,
+                     exit_status, lint_lines, parse_entry, read_entries, report, summary)
+from .cli_schema import parse_ddl, parse_schema, read_parquet_schema, schema_arg, schema_text
 
 __all__ = ["main", "build_parser", "render_tree", "parse_schema", "parse_ddl", "read_parquet_schema",
            "EXPLAIN_SECTIONS"]
 
-#: Exit codes (documented in --help and the README; tests/unit/test_cli.py holds them).
-EXIT_OK, EXIT_INVALID, EXIT_USAGE, EXIT_WARNINGS = 0, 1, 2, 3
 
 _EXIT_CODES = """\
 exit status:
@@ -187,213 +184,6 @@ def render_tree(root: "n.Node | None", dialect: "str | Dialect" = "jms", *, asci
     return lines
 
 
-# -- schema --------------------------------------------------------------------------------------
-
-def parse_schema(text: str) -> dict:
-    """Parse ``"weight:long,color:string"`` into ``{"weight": "long", "color": "string"}``.
-
-    Types are JMS type names (boolean, byte, short, int, long, float, double, string) or their
-    Spark spellings (tinyint, smallint, integer, bigint, real). Raises `ValueError` with a
-    message fit for the command line.
-    """
-    schema = {}
-    for item in text.split(","):
-        if not item.strip():
-            continue
-        name, sep, type_name = item.partition(":")
-        name, type_name = name.strip(), type_name.strip()
-        if not sep or not name or not type_name:
-            raise ValueError(f"expected NAME:TYPE, got {item.strip()!r}")
-        try:
-            t = JmsType.parse(type_name)
-        except ValueError as e:
-            raise ValueError(f"column {name!r}: {e}") from None
-        if not t.is_static:
-            raise ValueError(f"column {name!r}: {type_name!r} is not a column type")
-        if name in schema:
-            raise ValueError(f"column {name!r} is given twice")
-        schema[name] = t.value
-    if not schema:
-        raise ValueError("the schema names no column")
-    return schema
-
-
-_DDL_SIMPLE = {
-    "boolean": "BooleanType", "bool": "BooleanType", "tinyint": "ByteType", "byte": "ByteType",
-    "smallint": "ShortType", "short": "ShortType", "int": "IntegerType", "integer": "IntegerType",
-    "bigint": "LongType", "long": "LongType", "float": "FloatType", "real": "FloatType",
-    "double": "DoubleType", "string": "StringType", "date": "DateType", "timestamp": "TimestampType",
-    "timestamp_ltz": "TimestampType", "timestamp_ntz": "TimestampNTZType", "binary": "BinaryType",
-    "variant": "VariantType", "varchar": "StringType", "char": "StringType",
-}
-_DDL_TOKEN = re.compile(r"\s*(?:(`(?:[^`]|``)+`)|([A-Za-z_][A-Za-z0-9_$]*)|(\d+)|(.))")
-
-
-def parse_ddl(text: str):
-    """A Spark DDL schema (``"weight BIGINT, properties MAP<STRING, STRING>"``) as a pyspark
-    StructType, without a JVM (pyspark's own DDL parser needs a running Spark).
-
-    Takes the types a message table uses: the simple ones, DECIMAL(p, s), CHAR/VARCHAR(n),
-    ARRAY<T>, MAP<K, V>, STRUCT<name: T, ...>, VARIANT; ``NOT NULL`` and ``COMMENT '...'`` are
-    skipped. Raises `ValueError` naming the position of what it cannot read.
-    """
-    from pyspark.sql import types as T
-
-    tokens = []
-    pos = 0
-    while pos < len(text):
-        m = _DDL_TOKEN.match(text, pos)
-        if m is None or m.end() == pos:
-            break
-        quoted, word, number, other = m.groups()
-        if quoted or word or number or (other and not other.isspace()):
-            tokens.append((quoted and quoted[1:-1].replace("``", "`") or word or number or other, m.start(m.lastindex),
-                           "name" if quoted else "word" if word else "number" if number else "sym"))
-        pos = m.end()
-        if other == "'":  # a COMMENT string ('' is a quote): skip to its end
-            end = pos
-            while True:
-                end = text.find("'", end)
-                if end < 0 or text[end + 1:end + 2] != "'":
-                    break
-                end += 2
-            if end < 0:
-                raise ValueError(f"DDL schema: unterminated string at column {m.start(4) + 1}")
-            tokens[-1] = (text[pos:end], m.start(4), "string")
-            pos = end + 1
-    tokens.append(("", len(text), "end"))
-    i = 0
-
-    def peek(value=None):
-        tok = tokens[i]
-        return tok if value is None or (tok[2] in ("word", "sym") and tok[0].lower() == value) else None
-
-    def take(value=None, kind=None):
-        nonlocal i
-        tok = tokens[i]
-        if (value is not None and not peek(value)) or (kind is not None and tok[2] not in kind):
-            want = repr(value) if value else "a name" if kind else "more"
-            raise ValueError(f"DDL schema: expected {want} at column {tok[1] + 1}, got "
-                             f"{tok[0]!r}" if tok[2] != "end" else f"DDL schema: expected {want} at the end")
-        i += 1
-        return tok
-
-    def data_type():
-        word = take(kind=("word",))[0].lower()
-        if word in ("decimal", "dec", "numeric"):
-            p, sc = 10, 0
-            if peek("("):
-                take("(")
-                p = int(take(kind=("number",))[0])
-                if peek(","):
-                    take(",")
-                    sc = int(take(kind=("number",))[0])
-                take(")")
-            return T.DecimalType(p, sc)
-        if word in ("char", "varchar") and peek("("):
-            take("(")
-            take(kind=("number",))
-            take(")")
-        if word == "array":
-            take("<")
-            elem = data_type()
-            take(">")
-            return T.ArrayType(elem)
-        if word == "map":
-            take("<")
-            key = data_type()
-            take(",")
-            value = data_type()
-            take(">")
-            return T.MapType(key, value)
-        if word == "struct":
-            take("<")
-            fields = fields_until(">")
-            take(">")
-            return T.StructType(fields)
-        if word not in _DDL_SIMPLE:
-            raise ValueError(f"DDL schema: unknown type {word!r}")
-        return getattr(T, _DDL_SIMPLE[word])()
-
-    def fields_until(stop):
-        fields = []
-        while not (stop and peek(stop)) and tokens[i][2] != "end":
-            name = take(kind=("word", "name"))[0]
-            if peek(":"):
-                take(":")
-            dt = data_type()
-            if peek("not"):
-                take("not")
-                take("null")
-            if peek("comment"):
-                take("comment")
-                take(kind=("string",))
-            fields.append(T.StructField(name, dt))
-            if not peek(","):
-                break
-            take(",")
-        return fields
-
-    fields = fields_until(None)
-    if tokens[i][2] != "end":
-        take(kind=("end",))
-    if not fields:
-        raise ValueError("DDL schema: no column")
-    return T.StructType(fields)
-
-
-def read_parquet_schema(path: str):
-    """The Spark schema of a Parquet file, or of a folder of them (the first data file, in
-    name order, as Spark writes them), read with pyarrow (no JVM)."""
-    import pyarrow.parquet as pq
-    from pyspark.sql.pandas.types import from_arrow_schema
-
-    target = path
-    if os.path.isdir(path):
-        found = []
-        for root, dirs, files in os.walk(path):
-            dirs[:] = sorted(d for d in dirs if not d.startswith(("_", ".")))
-            found += [os.path.join(root, f) for f in sorted(files)
-                      if f.endswith(".parquet") and not f.startswith(("_", "."))]
-            if found:
-                break
-        if not found:
-            raise ValueError(f"no .parquet file under {path}")
-        target = found[0]
-    try:
-        arrow = pq.read_schema(target)
-    except Exception as e:  # pyarrow raises several types for a file that is not Parquet
-        raise ValueError(f"{target}: not a Parquet file ({e})") from None
-    # Partition folders (name=value) hold columns that are not in the files: not read here.
-    return from_arrow_schema(arrow)
-
-
-def _schema_arg(text: str):
-    """``--schema``: an existing path is Parquet; then NAME:TYPE; then a Spark DDL string."""
-    if os.path.exists(text):
-        try:
-            return read_parquet_schema(text)
-        except (ValueError, ImportError) as e:
-            raise argparse.ArgumentTypeError(str(e)) from None
-    try:
-        return parse_schema(text)
-    except ValueError as e:
-        first = e
-    try:
-        return parse_ddl(text)
-    except ImportError:
-        raise argparse.ArgumentTypeError(f"{first} (a DDL schema needs pyspark installed)") from None
-    except ValueError as e:
-        looks_ddl = any(c in text for c in " <(") and not re.fullmatch(r"[^:\s,]+\s*:\s*[^:\s,]+(,.*)?", text)
-        raise argparse.ArgumentTypeError(str(e if looks_ddl else first)) from None
-
-
-def _schema_text(schema) -> str:
-    if isinstance(schema, dict):
-        return ", ".join(f"{k}: {v}" for k, v in schema.items())
-    return ", ".join(f"{f.name}: {f.dataType.simpleString()}" for f in schema.fields)
-
-
 # -- explain -------------------------------------------------------------------------------------
 
 @dataclass
@@ -442,7 +232,7 @@ def _section_sql(ex: _Explanation) -> list[str]:
             ex.sql = None
             ex.notes.append(e)
     if ex.schema is not None:
-        lines.append("schema (--schema): " + _schema_text(ex.schema))
+        lines.append("schema (--schema): " + schema_text(ex.schema))
     else:
         assumed = [str(w.message) for w in caught]
         shown = [m.split(_ASSUMED, 1)[1] if _ASSUMED in m else m for m in assumed]
@@ -494,181 +284,33 @@ def _section_lint(ex: _Explanation) -> list[str]:
 EXPLAIN_SECTIONS = (_section_selector, _section_tree, _section_sql, _section_plan, _section_lint)
 
 
-# -- input ---------------------------------------------------------------------------------------
-
-@dataclass
-class _Entry:
-    """One selector to work on: its name (shown before each result when there are several)."""
-
-    name: "str | None"
-    text: str
-
-
-def _decode(data: bytes) -> str:
-    # Invalid UTF-8 is kept as lone surrogates (surrogateescape) and reported per selector.
-    return data.decode("utf-8", "surrogateescape")
-
-
-def _read_bytes(path: str) -> bytes:
-    if path == "-":
-        return sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read().encode("utf-8")
-    with open(path, "rb") as f:
-        return f.read()
-
-
-class _InputError(Exception):
-    """Input that cannot be read as selectors (usage error, exit 2)."""
-
-
-def _entries_from_file(path: str, fmt: str) -> "list[_Entry]":
-    try:
-        text = _decode(_read_bytes(path))
-    except OSError as e:
-        raise _InputError(f"cannot read {path}: {e.strerror or e}") from None
-    where = "stdin" if path == "-" else path
-    # Only line feeds (and CR LF) end a selector: str.splitlines would also split at form feeds,
-    # U+2028 and other characters a selector may hold.
-    lines = [line[:-1] if line.endswith("\r") else line for line in text.split("\n")]
-    if fmt == "auto":
-        first = next((ln.strip() for ln in lines if ln.strip()), "")
-        fmt = "jsonl" if first.startswith("{") else "lines"
-    entries = []
-    for i, line in enumerate(lines, 1):
-        if not line.strip() or (fmt == "lines" and line.lstrip().startswith("#")):
-            continue
-        if fmt == "lines":
-            entries.append(_Entry(f"line {i}", line))
-            continue
-        try:
-            obj = json.loads(line)
-        except ValueError as e:
-            raise _InputError(f"{where}, line {i}: not JSON ({e})") from None
-        if not isinstance(obj, dict) or not isinstance(obj.get("selector"), str):
-            raise _InputError(f'{where}, line {i}: expected {{"name": ..., "selector": "..."}}')
-        name = obj.get("name")
-        entries.append(_Entry(str(name) if name is not None else f"line {i}", obj["selector"]))
-    return entries
-
-
-def _entries(args) -> "list[_Entry]":
-    if args.file is not None:
-        if args.selector is not None:
-            raise _InputError("give a SELECTOR or --file, not both")
-        return _entries_from_file(args.file, args.format)
-    if args.selector is None:
-        raise _InputError("a SELECTOR (or '-' for stdin, or --file FILE) is required")
-    if args.selector == "-":
-        return [_Entry(None, _decode(_read_bytes("-")).rstrip("\r\n"))]
-    return [_Entry(None, args.selector)]
-
-
-def _invalid_utf8(text: str) -> "SelectorSyntaxError | None":
-    for i, c in enumerate(text):
-        if "\udc80" <= c <= "\udcff":
-            return SelectorSyntaxError(f"invalid UTF-8 (byte 0x{ord(c) - 0xDC00:02X})", text, Span(i, i + 1))
-    return None
-
-
-def _parse_entry(entry: _Entry, dialect: str):
-    bad = _invalid_utf8(entry.text)
-    if bad is not None:
-        raise bad
-    return parse(entry.text, dialect=dialect)
-
-
-# -- output ---------------------------------------------------------------------------------------
-
-def _escape(text: str) -> str:
-    """Control characters, other unprintable ones and invalid UTF-8 (lone surrogates from
-    ``surrogateescape``) as visible escapes; line breaks between lines are kept."""
-    if text.isprintable() or all(c.isprintable() or c == "\n" for c in text):
-        return text
-    out = []
-    for c in text:
-        if c == "\n" or c.isprintable():
-            out.append(c)
-        elif "\udc80" <= c <= "\udcff":
-            out.append(f"\\x{ord(c) - 0xDC00:02x}")
-        elif ord(c) < 0x100:
-            out.append(f"\\x{ord(c):02x}")
-        elif ord(c) < 0x10000:
-            out.append(f"\\u{ord(c):04x}")
-        else:
-            out.append(f"\\U{ord(c):08x}")
-    return "".join(out)
-
-
-def _print(text: str, stream) -> None:
-    """Write a line with unprintable characters escaped, replacing what the stream's encoding
-    cannot show (a selector may hold any character) instead of failing."""
-    text = _escape(text)
-    encoding = getattr(stream, "encoding", None) or "utf-8"
-    try:
-        text.encode(encoding)
-    except UnicodeEncodeError:
-        text = text.encode(encoding, "backslashreplace").decode(encoding)
-    print(text, file=stream)
-
-
-def _prefix(entry: _Entry) -> str:
-    return f"{entry.name}: " if entry.name is not None else ""
-
-
-def _report(err: SelectorError, entry: "_Entry | None" = None) -> None:
-    _print(f"{_prefix(entry) if entry else ''}{type(err).__name__}: {err}", sys.stderr)
-
-
-def _binding(args) -> dict:
-    binding = {}
-    if getattr(args, "header_columns", None):
-        binding["headers"] = dict(args.header_columns)
-    if getattr(args, "properties", None) is not None:
-        binding["properties"] = args.properties
-    return binding
-
-
-def _lint_lines(warnings_) -> list:
-    return [str(w) for w in warnings_]
-
-
-def _status(invalid: int, warned: int) -> int:
-    return EXIT_INVALID if invalid else EXIT_WARNINGS if warned else EXIT_OK
-
-
-def _summary(args, entries, invalid, warned) -> None:
-    if len(entries) > 1 and not getattr(args, "quiet", False):
-        valid = len(entries) - invalid
-        extra = f" ({warned} with lint warnings)" if warned else ""
-        _print(f"{len(entries)} selectors: {valid} valid{extra}, {invalid} invalid", sys.stdout)
-
-
 # -- commands ------------------------------------------------------------------------------------
 
 def _cmd_check(args, *, lint_always: bool = False) -> int:
     from .lint import lint
 
-    entries = _entries(args)
+    entries = read_entries(args)
     want_lint = lint_always or args.lint
     invalid = warned = 0
     for entry in entries:
         try:
-            sel = _parse_entry(entry, args.dialect)
-            found = lint(sel, schema=args.schema, **_binding(args)) if want_lint else []
+            sel = parse_entry(entry, args.dialect)
+            found = lint(sel, schema=args.schema, **binding_of(args)) if want_lint else []
         except SelectorError as e:
             invalid += 1
             if not args.quiet:
-                _report(e, entry)
+                report(e, entry)
             continue
         warned += bool(found)
         if args.quiet:
             continue
         if not lint_always or not found:
             what = ("empty (every message matches)" if sel.root is None else sel.canonical())
-            _print(f"{_prefix(entry)}valid {sel.dialect.name} selector: {what}", sys.stdout)
-        for line in _lint_lines(found):
-            _print(f"{_prefix(entry)}{line}", sys.stdout)
-    _summary(args, entries, invalid, warned)
-    return _status(invalid, warned)
+            emit(f"{entry_prefix(entry)}valid {sel.dialect.name} selector: {what}", sys.stdout)
+        for line in lint_lines(found):
+            emit(f"{entry_prefix(entry)}{line}", sys.stdout)
+    summary(args, entries, invalid, warned)
+    return exit_status(invalid, warned)
 
 
 def _cmd_lint(args) -> int:
@@ -676,23 +318,23 @@ def _cmd_lint(args) -> int:
 
 
 def _cmd_explain(args) -> int:
-    entries = _entries(args)
+    entries = read_entries(args)
     invalid = warned = 0
     for k, entry in enumerate(entries):
         try:
-            sel = _parse_entry(entry, args.dialect)
-            ex = _Explanation(sel, args.schema, ascii_only=args.ascii, binding=_binding(args))
+            sel = parse_entry(entry, args.dialect)
+            ex = _Explanation(sel, args.schema, ascii_only=args.ascii, binding=binding_of(args))
             blocks = [section(ex) for section in EXPLAIN_SECTIONS]
         except SelectorError as e:  # syntax, type, or binding to --schema
             invalid += 1
-            _report(e, entry)
+            report(e, entry)
             continue
         warned += bool(ex.lint)
         head = [f"== {entry.name} =="] if entry.name is not None else []
         if k:
-            _print("", sys.stdout)
-        _print("\n\n".join("\n".join(block) for block in [head] + blocks if block), sys.stdout)
-    _summary(args, entries, invalid, 0)
+            emit("", sys.stdout)
+        emit("\n\n".join("\n".join(block) for block in [head] + blocks if block), sys.stdout)
+    summary(args, entries, invalid, 0)
     return EXIT_INVALID if invalid else EXIT_OK
 
 
@@ -720,7 +362,7 @@ def _cmd_route_plan(args) -> int:
                 name, tab, sel = line.partition("\t")
                 subs.append((name, sel) if tab else (f"sub-{len(subs) + 1}", line))
     if not subs:
-        _print("route-plan: give selectors as arguments or --file", sys.stderr)
+        emit("route-plan: give selectors as arguments or --file", sys.stderr)
         return EXIT_USAGE
     schema = args.schema
     if schema is None:  # flat columns, types guessed from use across all the selectors
@@ -731,7 +373,7 @@ def _cmd_route_plan(args) -> int:
                     schema.setdefault(k, v)
             except SelectorError:
                 pass
-    _print(explain_routing(schema, subs, dialect=args.dialect), sys.stdout)
+    emit(explain_routing(schema, subs, dialect=args.dialect), sys.stdout)
     return EXIT_OK
 
 
@@ -759,7 +401,7 @@ def build_parser() -> argparse.ArgumentParser:
                        help="the rules to apply: 'jms' (the specification, default) or "
                             "'activemq' (ActiveMQ Classic 5.17)")
         p.add_argument(
-            "--schema", type=_schema_arg, metavar="SCHEMA",
+            "--schema", type=schema_arg, metavar="SCHEMA",
             help="the table: 'weight:long,color:string' (JMS types), a Spark DDL string "
                  "('weight BIGINT, properties MAP<STRING,STRING>'), or a Parquet file or folder "
                  "(its schema is read). Without it, explain guesses flat types from use.",
@@ -813,7 +455,7 @@ def build_parser() -> argparse.ArgumentParser:
     plan.add_argument("selectors", nargs="*", metavar="SELECTOR", help="selectors (named sub-1, sub-2, ...)")
     plan.add_argument("-f", "--file", metavar="FILE", help="one subscription per line: NAME<TAB>SELECTOR, or a selector")
     plan.add_argument("--dialect", choices=sorted(DIALECTS), default="jms")
-    plan.add_argument("--schema", type=_schema_arg, metavar="NAME:TYPE,...",
+    plan.add_argument("--schema", type=schema_arg, metavar="NAME:TYPE,...",
                       help="flat column types; without it, guessed from use")
     plan.set_defaults(run=_cmd_route_plan, command_parser=plan)
     return parser
@@ -844,7 +486,7 @@ def main(argv: "list[str] | None" = None) -> int:
         return e.code if isinstance(e.code, int) else EXIT_USAGE
     try:
         return args.run(args)
-    except _InputError as e:
+    except InputError as e:
         args.command_parser.print_usage(sys.stderr)
-        _print(f"jms-selector {args.command}: error: {e}", sys.stderr)
+        emit(f"jms-selector {args.command}: error: {e}", sys.stderr)
         return EXIT_USAGE

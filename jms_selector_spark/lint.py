@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 
 from . import nodes as n
 from .binder import Binding, bind
-from .dialects import DIALECTS, Dialect, get_dialect
+from .dialects import Dialect, get_dialect
 from .lexer import double_minus_positions
 from .lowering import Order, rules_for
 from .parser import MAX_LENGTH

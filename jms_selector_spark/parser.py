@@ -27,7 +27,7 @@ import ply.yacc as yacc
 from . import nodes as n
 from .activemq_like import BrokerLikeError, broker_like
 from .dialects import ARITY, Dialect, get_dialect
-from .errors import SelectorError, SelectorSyntaxError
+from .errors import SelectorSyntaxError
 from .lexer import SelectorLexer
 from .source import Span
 from .tokens import TOKENS

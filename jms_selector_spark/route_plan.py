@@ -327,7 +327,7 @@ def explain_routing(schema, subscriptions, *, dialect="jms", index: bool = True,
     from .backends.spark_sql import selector_to_sql
     from .dialects import get_dialect
     from .errors import SelectorError, UnsupportedSelectorError
-    from .routing import normalize_subscriptions
+    from .subscriptions import normalize_subscriptions
 
     schema = getattr(schema, "schema", schema)
     d = get_dialect(dialect)
@@ -360,7 +360,7 @@ def format_plan(plan: RoutingPlan, *, invalid: Iterable = (), max_values: int = 
             for h in c.groups:
                 inner[h.name] = inner.get(h.name, 0) + 1
         if inner:
-            lines.append(f"    indexed again within a value on: " + ", ".join(f"{k} ({m} values)" for k, m in inner.items())
+            lines.append("    indexed again within a value on: " + ", ".join(f"{k} ({m} values)" for k, m in inner.items())
                          + f"; evaluated per message in this group ~"
                          f"{sum(c.estimated_evaluated() for c in g.by_value.values()) / len(g.by_value):.1f}")
     if plan.general:
