@@ -82,6 +82,56 @@ __all__ = ["Subscription", "RoutingRules", "ROUTING_RULES", "OUTCOMES", "routing
 
 log = logging.getLogger(__name__)
 
+def _has_collisions(messages) -> bool:
+    from .api import _case_sensitive
+
+    sensitive = _case_sensitive(messages.sparkSession)
+    keys = [c if sensitive else c.lower() for c in messages.columns]
+    return len(set(keys)) < len(keys)
+
+
+def _hide_collisions(messages, subs: list, dialect: Dialect, binding: dict):
+    """``(messages', original column names, {subscription: error})``: the columns that collide with
+    another column (same name, or same but for case while spark.sql.caseSensitive is false) and that
+    no subscription reads are renamed by position (`_restore` renames them back), so that every
+    selector's names resolve as JMS says. A subscription reading a name Spark still cannot resolve
+    (a column the table has twice; a case-only twin of a column another subscription reads) is
+    refused with a `SelectorBindingError` naming the columns and the fix; the others route."""
+    from .api import _case_sensitive, column_collisions
+    from .binder import Binding, bind
+    from .errors import SelectorBindingError
+    from .selector import parse
+
+    columns, schema = messages.columns, messages.schema
+    sensitive = _case_sensitive(messages.sparkSession)
+    key = (lambda c: c) if sensitive else str.lower
+    b = Binding.of(**binding)
+    refused, chosen = {}, {}  # chosen: group key -> the one name of it the kept subscriptions read
+    for s in subs:
+        bound = bind(parse(s.selector or "", dialect=dialect), schema, b)
+        try:
+            column_collisions(columns, bound, case_sensitive=sensitive)
+            read = [c for c in bound.source_columns() if columns.count(c) and sum(key(x) == key(c) for x in columns) > 1]
+            for c in read:
+                other = chosen.setdefault(key(c), c)
+                if other != c:
+                    raise SelectorBindingError(
+                        f"the selector reads column {c!r} and another subscription reads {other!r}: with"
+                        " spark.sql.caseSensitive=false Spark cannot tell them apart in one routing pass: set"
+                        " spark.sql.caseSensitive=true or rename one (withColumnRenamed)", bound.selector.text)
+        except SelectorBindingError as exc:
+            refused[s.name] = f"{type(exc).__name__}: {exc}"
+    used = set(chosen.values())
+    groups = {k for k in map(key, columns) if sum(key(x) == k for x in columns) > 1}
+    renamed = [f"__jms_hidden_{i}" if key(c) in groups and c not in used else c for i, c in enumerate(columns)]
+    return messages.toDF(*renamed), columns, refused
+
+
+def _restore(routed, original):
+    """``routed`` with the message columns `_hide_collisions` renamed given their names back."""
+    return routed if original is None else routed.toDF(*original, *routed.columns[len(original):])
+
+
 def _default_order(columns) -> list:
     return [c for c in ("JMSTimestamp", "JMSMessageID") if c in columns]
 
@@ -223,6 +273,13 @@ def route(messages, subscriptions, *, mode: str = "topic", dialect: "str | Diale
             fallback.append(s)
         except SelectorError as exc:
             errors[s.name] = f"{type(exc).__name__}: {exc}"
+    original = None
+    if _has_collisions(messages):  # columns Spark cannot tell apart by name (a join; case-only twins)
+        messages, original, refused = _hide_collisions(messages, [s for s, _ in native] + fallback, d, binding)
+        errors.update(refused)
+        native = [(s, f) for s, f in native if s.name not in refused]
+        fallback = [s for s in fallback if s.name not in refused]
+        schema = messages.schema
     for name, err in errors.items():
         log.warning("subscription %r is not routed: %s", name, err)
     subs = [s for s in subs if s.name not in errors]
@@ -254,7 +311,7 @@ def route(messages, subscriptions, *, mode: str = "topic", dialect: "str | Diale
         outcome = (F.when(F.col("subscription").isNull(), F.lit(rules.topic_unmatched))
                    .when(F.col("__jms_pos") < F.col("__jms_n"), F.lit("delivered"))
                    .otherwise(F.lit("dead_letter")))
-        return exploded.select(*out_cols, "subscription", outcome.alias("outcome"))
+        return _restore(exploded.select(*out_cols, "subscription", outcome.alias("outcome")), original)
 
     # queue mode: exactly one row per message
     order = [order_by] if isinstance(order_by, str) else list(order_by or [])
@@ -289,7 +346,8 @@ def route(messages, subscriptions, *, mode: str = "topic", dialect: "str | Diale
         numbered = numbered.withColumn("__jms_pick", F.when(F.size("__jms_matches") > 0, F.element_at(
             "__jms_matches", (F.col("__jms_k") % F.size("__jms_matches")).cast("int") + 1)))
     outcome = F.when(F.col("__jms_pick").isNotNull(), F.lit("delivered")).otherwise(unmatched)
-    return numbered.select(*out_cols, F.col("__jms_pick").alias("subscription"), outcome.alias("outcome"))
+    return _restore(numbered.select(*out_cols, F.col("__jms_pick").alias("subscription"), outcome.alias("outcome")),
+                    original)
 
 
 def route_report(routed, subscriptions, *, mode: str = "topic", dialect: "str | Dialect" = "jms",

@@ -245,3 +245,36 @@ def test_fallback_selectors_route_in_the_same_pass(messages):
     assert _pairs(out) == sorted(want, key=lambda p: (p[0], p[1] or ""))
     plan = out._jdf.queryExecution().executedPlan().toString()
     assert plan.count("FileScan parquet") == 1 and "ArrowEvalPython" in plan
+
+
+def test_columns_spark_cannot_tell_apart_by_name(spark, caplog):
+    """Case-only twins (`weight`, `WeIgHt`) and a column twice (after a join): route resolves the
+    selectors' names as JMS says (case-sensitively), hides by position the colliding columns no
+    subscription reads, refuses only a subscription Spark still cannot resolve, keeps every column."""
+    from conftest import sql_conf
+
+    twins = spark.createDataFrame([(1, 3000, 5, "a"), (2, 10, 9000, "b"), (3, None, 7000, "a")],
+                                  "JMSTimestamp long, weight long, WeIgHt long, color string")
+    joined = twins.join(spark.createDataFrame([("a", "blue"), ("b", "red")], "k string, color string"),
+                        twins.color == F_col("k")).drop("k")
+    for sensitive in ("false", "true"):
+        with sql_conf(spark, {"spark.sql.caseSensitive": sensitive}):
+            out = route(twins, {"heavy": "weight > 2500", "all": "JMSTimestamp > 0"})
+            assert out.columns == ["JMSTimestamp", "weight", "WeIgHt", "color", "subscription", "outcome"]
+            got = sorted((r.JMSTimestamp, r.subscription) for r in out.collect())
+            assert got == [(1, "all"), (1, "heavy"), (2, "all"), (3, "all")]
+    with sql_conf(spark, {"spark.sql.caseSensitive": "false"}), caplog.at_level("WARNING"):
+        out = route(twins, {"heavy": "weight > 2500", "HEAVY": "WeIgHt > 2500"})
+        assert sorted((r.JMSTimestamp, r.subscription) for r in out.collect()) == [(1, "heavy"), (2, None), (3, None)]
+        assert "'HEAVY' is not routed" in caplog.text and "caseSensitive" in caplog.text
+        # `color` twice: a selector reading it is refused, the others route; both columns are kept
+        out = route(joined, {"by-color": "color = 'blue'", "early": "JMSTimestamp < 3"})
+        assert out.columns[-2:] == ["subscription", "outcome"] and out.columns.count("color") == 2
+        assert sorted((r.JMSTimestamp, r.subscription) for r in out.collect()) == [(1, "early"), (2, "early"), (3, None)]
+        assert "'by-color' is not routed" in caplog.text
+
+
+def F_col(name):
+    from pyspark.sql import functions as F
+
+    return F.col(name)
