@@ -27,7 +27,9 @@ pytestmark = pytest.mark.spark
 def test_differential_with_every_compound_operand_bound(spark, dialect, monkeypatch):
     """(Deep nests get the lambda anyway; small ones repeat their operand, see `_is_leaf`.)"""
     monkeypatch.setattr(spark_sql, "_SHARE_ABOVE", 0)
-    cases, skipped = _prepare(dialect, "flat", 300, seed=17017)
+    # A seed whose sample has compound operands to bind (the generator gained new corners for
+    # issue #18; 17017 now yields 2); the precondition below keeps the test honest if it changes.
+    cases, skipped = _prepare(dialect, "flat", 300, seed=99)
     bound = sum("transform(array(" in frag for _, frag, _ in cases)
     assert bound >= 5, bound
     for ansi in ("true", "false"):
