@@ -11,6 +11,8 @@ Public API (the names are stable)::
     register(spark, *, dialect="jms", name="jms_match")        # jms_match & friends for spark.sql
     register_selector(spark, name, selector, source, ...)      # a selector as a native SQL function
     route(messages, subscriptions, *, mode="topic", ...) -> DataFrame
+    route_report(routed, subscriptions, ...) -> dict          # errors and outcome counts
+    explain_routing(schema, subscriptions, ...) -> str        # the routing plan
     lint(selector, dialect="jms", schema=None, **binding) -> list[LintWarning]
 
 Nothing here imports Spark; the Spark entry points import it when called.
@@ -29,7 +31,8 @@ from .errors import (
 )
 from .interpreter import evaluate
 from .lint import LintWarning, lint
-from .routing import Subscription, route, subscription_errors
+from .route_plan import explain_routing
+from .routing import Subscription, route, route_report, routing_rules, subscription_errors
 from .selector import Selector, parse
 from .sql_functions import register, register_route, register_selector, selector_columns
 
@@ -46,6 +49,9 @@ __all__ = [
     "register_route",
     "selector_columns",
     "route",
+    "route_report",
+    "routing_rules",
+    "explain_routing",
     "lint",
     "LintWarning",
     "Subscription",

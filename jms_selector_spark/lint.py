@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 from . import nodes as n
 from .binder import Binding, bind
 from .dialects import Dialect, get_dialect
-from .lexer import double_minus_positions
+from .lexer import CONVERT_PREFIX, double_minus_positions
 from .lowering import Order, rules_for
 from .parser import MAX_LENGTH
 from .selector import Selector, parse
@@ -51,8 +51,8 @@ from .types import JmsType
 
 __all__ = ["LintWarning", "lint", "CHECKS", "CONVERT_STRING_PREFIX"]
 
-#: ActiveMQ's selector prefix that makes string properties compare as numbers.
-CONVERT_STRING_PREFIX = "convert_string_expressions:"
+#: ActiveMQ's selector prefix that makes string properties compare as numbers (the lexer's).
+CONVERT_STRING_PREFIX = CONVERT_PREFIX
 
 
 @dataclass(frozen=True)
@@ -193,7 +193,7 @@ def _numeric_use(ctx: _Context, ident: n.Identifier) -> "n.Node | None":
 
 def _check_string_numeric(ctx: _Context):
     """A string property used as a number: FALSE (UNKNOWN when absent) on every message."""
-    if ctx.bound is None or ctx.text.lstrip().lower().startswith(CONVERT_STRING_PREFIX):
+    if ctx.bound is None or rules_for(ctx.dialect).converts_strings:
         return
     d = ctx.dialect
     seen = set()

@@ -60,11 +60,15 @@ used twice (every subscription of that name), an invalid selector (R17), a selec
 transport where the broker refuses it (Solace, R13), a kind that does not fit the mode — is
 reported (logged, `subscription_errors`, `route_report`) and the rest still route.
 
-**One scan.** Every selector that translates natively becomes one ``CASE WHEN <fragment> THEN
-'<name>' END`` in a single projection (a single pass over the data, Catalyst-optimised, compiled:
-no higher-order function, see `route`); the selectors that need the vectorized fallback are
-evaluated together by one Arrow UDF that returns the names of those that match. Outcomes, time
-windows and exclusive queues are code-generated array expressions over that array of names.
+**One scan.** The native selectors become one array expression over ``CASE WHEN <fragment> THEN
+'<name>' END`` branches in a single projection (a single pass over the data, Catalyst-optimised,
+compiled), planned by `route_plan`: a predicate index groups the subscriptions by an access value
+(``JMSType = 'car'``, ``region IN (...)``) so a message evaluates only the candidates of its value,
+and large plans are kept out of one whole-stage-codegen method too large to JIT (`route_plan`
+explains both; ``jms-selector route-plan`` prints them). The selectors that need the vectorized
+fallback are evaluated together by one Arrow UDF that returns the names of those that match.
+Outcomes, time windows and exclusive queues are code-generated array expressions over that array
+of names.
 """
 from __future__ import annotations
 
