@@ -10,7 +10,7 @@ offending text::
 """
 from __future__ import annotations
 
-from .source import Span, line_col, render_caret
+from .source import Located, Span, line_col, render_caret
 
 __all__ = [
     "SelectorError",
@@ -23,7 +23,7 @@ __all__ = [
 ]
 
 
-class SelectorError(ValueError):
+class SelectorError(Located, ValueError):
     """A selector that cannot be used, with where and why.
 
     Attributes
@@ -43,14 +43,6 @@ class SelectorError(ValueError):
         self.selector = selector
         self.span = span if span is not None else Span(0, 0)
         super().__init__(self._render())
-
-    @property
-    def line(self) -> int:
-        return line_col(self.selector, self.span.start)[0]
-
-    @property
-    def column(self) -> int:
-        return line_col(self.selector, self.span.start)[1]
 
     def _render(self) -> str:
         if not self.selector:

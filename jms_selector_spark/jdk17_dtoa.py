@@ -212,53 +212,39 @@ def _java_chars(negative: bool, digits: list, dec_exponent: int) -> str:
             + ("-" if dec_exponent <= 0 else "") + str(e))
 
 
-def jdk17_double_str(v: float) -> str:
-    """``Double.toString(v)`` exactly as JDK 8-18 print it (FloatingDecimal)."""
+def _to_string(v: float, pack: str, width: int, mantissa: int, bias: int) -> str:
+    """``Double.toString`` (``pack`` "d", 64 bits) or ``Float.toString`` ("f", 32 bits) of ``v``:
+    the IEEE fields normalised as FloatingDecimal does, then `_dtoa` on a 52-bit-aligned fraction."""
     if math.isnan(v):
         return "NaN"
     if math.isinf(v):
         return "Infinity" if v > 0 else "-Infinity"
-    bits = struct.unpack("<Q", struct.pack("<d", v))[0]
-    negative = bool(bits >> 63)
-    fract = bits & ((1 << 52) - 1)
-    bin_exp = (bits >> 52) & 0x7FF
+    bits = int.from_bytes(struct.pack("<" + pack, v), "little")
+    negative = bool(bits >> (width - 1))
+    fract = bits & ((1 << mantissa) - 1)
+    bin_exp = (bits >> mantissa) & ((1 << (width - 1 - mantissa)) - 1)
     if bin_exp == 0:
         if fract == 0:
             return "-0.0" if negative else "0.0"
-        leading = 64 - fract.bit_length()
-        shift = leading - (63 - _EXP_SHIFT)
+        leading = width - fract.bit_length()
+        shift = leading - (width - 1 - mantissa)
         fract <<= shift
         bin_exp = 1 - shift
-        n_sig = 64 - leading
+        n_sig = width - leading
     else:
-        fract |= 1 << 52
-        n_sig = 53
-    digits, dec_exponent = _dtoa(bin_exp - 1023, fract, n_sig)
+        fract |= 1 << mantissa
+        n_sig = mantissa + 1
+    digits, dec_exponent = _dtoa(bin_exp - bias, fract << (_EXP_SHIFT - mantissa), n_sig)
     return _java_chars(negative, digits, dec_exponent)
+
+
+def jdk17_double_str(v: float) -> str:
+    """``Double.toString(v)`` exactly as JDK 8-18 print it (FloatingDecimal)."""
+    return _to_string(v, "d", 64, 52, 1023)
 
 
 def jdk17_float_str(v: float) -> str:
     """``Float.toString(v)`` exactly as JDK 8-18 print it; ``v`` must be a float32 value."""
-    if math.isnan(v):
-        return "NaN"
-    if math.isinf(v):
-        return "Infinity" if v > 0 else "-Infinity"
-    bits = struct.unpack("<I", struct.pack("<f", v))[0]
-    negative = bool(bits >> 31)
-    fract = bits & ((1 << 23) - 1)
-    bin_exp = (bits >> 23) & 0xFF
-    if bin_exp == 0:
-        if fract == 0:
-            return "-0.0" if negative else "0.0"
-        leading = 32 - fract.bit_length()
-        shift = leading - (31 - 23)
-        fract <<= shift
-        bin_exp = 1 - shift
-        n_sig = 32 - leading
-    else:
-        fract |= 1 << 23
-        n_sig = 24
-    digits, dec_exponent = _dtoa(bin_exp - 127, fract << (_EXP_SHIFT - 23), n_sig)
-    return _java_chars(negative, digits, dec_exponent)
+    return _to_string(v, "f", 32, 23, 127)
 
 

@@ -46,7 +46,7 @@ from .lexer import CONVERT_PREFIX, double_minus_positions
 from .lowering import Order, rules_for
 from .parser import MAX_LENGTH
 from .selector import Selector, parse
-from .source import Span, line_col, render_caret
+from .source import Located, Span, render_caret
 from .types import JmsType
 
 __all__ = ["LintWarning", "lint", "CHECKS", "CONVERT_STRING_PREFIX"]
@@ -56,21 +56,13 @@ CONVERT_STRING_PREFIX = CONVERT_PREFIX
 
 
 @dataclass(frozen=True)
-class LintWarning:
+class LintWarning(Located):
     """One finding: ``code`` (stable, for filtering), ``message``, and where (``span``)."""
 
     code: str
     message: str
     selector: str
     span: Span
-
-    @property
-    def line(self) -> int:
-        return line_col(self.selector, self.span.start)[0]
-
-    @property
-    def column(self) -> int:
-        return line_col(self.selector, self.span.start)[1]
 
     def __str__(self) -> str:
         return (f"warning [{self.code}] at line {self.line}, column {self.column}: {self.message}\n"

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["Span", "line_col", "render_caret"]
+__all__ = ["Span", "Located", "line_col", "render_caret"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,3 +57,18 @@ def render_caret(text: str, span: Span, *, width: int = 100) -> str:
     # Tabs and other control characters would shift the caret: show them as spaces.
     shown = "".join(" " if (c.isspace() or not c.isprintable()) else c for c in line)
     return f"  {shown}\n  {' ' * col}{'^' * length}"
+
+
+class Located:
+    """``line`` and ``column`` (1-based) of ``self.span.start`` in ``self.selector``: errors and
+    lint warnings both point into the selector text this way."""
+
+    __slots__ = ()
+
+    @property
+    def line(self) -> int:
+        return line_col(self.selector, self.span.start)[0]
+
+    @property
+    def column(self) -> int:
+        return line_col(self.selector, self.span.start)[1]

@@ -33,15 +33,14 @@ def _ours(case):
         return "invalid"
 
 
-def test_evaluate_agrees_with_activemq(oracle, capsys):
-    gen = CaseGenerator(seed=20261122, dialect="activemq")
-    cases = [gen.case(i) for i in range(N_CASES)]
+def _judge(oracle, cases):
+    """One oracle run over ``cases``: (tally of verdict classes, [(selector, properties, theirs,
+    ours)] for every disagreement). ActiveMQ errors and its refusal of an empty selector are the
+    documented deliberate differences."""
     verdicts = oracle([{k: c[k] for k in ("id", "selector", "message")} for c in cases])
-    tally = collections.Counter()
-    disagreements = []
+    tally, disagreements = collections.Counter(), []
     for c in cases:
-        theirs = verdicts[c["id"]]["result"]
-        ours = _ours(c)
+        theirs, ours = verdicts[c["id"]]["result"], _ours(c)
         if theirs in ("error", "timeout"):
             tally[f"activemq {theirs} (deliberate)"] += 1
         elif not c["selector"].strip() and theirs == "invalid" and ours is True:
@@ -51,6 +50,13 @@ def test_evaluate_agrees_with_activemq(oracle, capsys):
         else:
             tally["DISAGREE"] += 1
             disagreements.append((c["selector"], c["message"]["properties"], theirs, ours))
+    return tally, disagreements
+
+
+def test_evaluate_agrees_with_activemq(oracle, capsys):
+    gen = CaseGenerator(seed=20261122, dialect="activemq")
+    cases = [gen.case(i) for i in range(N_CASES)]
+    tally, disagreements = _judge(oracle, cases)
     with capsys.disabled():
         print(f"\n[oracle differential] {N_CASES} generated cases: " + ", ".join(f"{k}: {v}" for k, v in sorted(tally.items())))
     assert not disagreements, "\n".join(f"{s!r} {p} activemq={t!r} ours={o!r}" for s, p, t, o in disagreements[:20])
@@ -77,17 +83,7 @@ def test_convert_string_expressions_agrees_with_activemq(oracle, capsys):
                 p["value"] = text
                 c["props"][name] = text
         cases.append(c)
-    verdicts = oracle([{k: c[k] for k in ("id", "selector", "message")} for c in cases])
-    tally, disagreements = collections.Counter(), []
-    for c in cases:
-        theirs, ours = verdicts[c["id"]]["result"], _ours(c)
-        if theirs in ("error", "timeout"):
-            tally[f"activemq {theirs} (deliberate)"] += 1
-        elif theirs == ours:
-            tally["agree"] += 1
-        else:
-            tally["DISAGREE"] += 1
-            disagreements.append((c["selector"], c["message"]["properties"], theirs, ours))
+    tally, disagreements = _judge(oracle, cases)
     with capsys.disabled():
         print(f"\n[oracle differential, convert_string_expressions:] {N_CONVERT} generated cases: "
               + ", ".join(f"{k}: {v}" for k, v in sorted(tally.items())))
