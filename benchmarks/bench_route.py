@@ -589,24 +589,25 @@ def _split_subs(subs, schema, dialect):
 
 def routed_df(messages, subs, plan: str, dialect: str = "jms"):
     """Topic-mode routing of ``messages`` (one row per matched pair, one per dead letter) with the
-    matching names computed by ``plan``: "indexed" (`route_plan.matching_names`, what `route`
+    matching names computed by ``plan``: "indexed" (`route_plan.tag_matches`, what `route`
     uses) or "baseline" (today's: one CASE per subscription in one array, whole-stage codegen)."""
     from pyspark.sql import functions as F
 
     from jms_selector_spark.dialects import get_dialect
-    from jms_selector_spark.route_plan import matching_names, plan_routing, plan_sql
+    from jms_selector_spark.route_plan import plan_routing, plan_sql, tag_matches
 
     d = get_dialect(dialect)
     native, fallback = _split_subs(subs, messages.schema, d)
-    if plan == "indexed":
-        col = matching_names(native, fallback, messages.schema, dialect=d)
-    elif plan == "baseline":
+    cols = [F.col("`" + c.replace("`", "``") + "`") for c in messages.columns]
+    if plan == "indexed":  # what route does (fallback subscriptions: only the messages passing their gate)
+        tagged = tag_matches(messages, native, fallback, dialect=d, column="__m")
+        return tagged.select(*cols, F.explode_outer("__m").alias("subscription"))
+    if plan == "baseline":
         if fallback:
             raise ValueError("the baseline here routes native subscriptions only")
         col = F.sort_array(F.expr(plan_sql(plan_routing(native, [], messages.schema, d, index=False, jit_cases=10 ** 9))))
     else:
         raise ValueError(plan)
-    cols = [F.col("`" + c.replace("`", "``") + "`") for c in messages.columns]
     return messages.withColumn("__m", col).select(*cols, F.explode_outer("__m").alias("subscription"))
 
 

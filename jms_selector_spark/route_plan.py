@@ -22,11 +22,15 @@ group).
 **JIT-sized code.** Whole-stage codegen compiles a projection into one Java method; from ~30
 CASEs on it exceeds HotSpot's 8,000-byte JIT limit and runs interpreted (4-6x slower), and
 splitting the expression does not help inside whole-stage codegen. When the plan has more than
-`JIT_CASES` CASEs, the Column carries a one-element ``array_sort`` (a `CodegenFallback`
+`JIT_CASES` CASEs (and at most `GUARD_MAX_CASES`: above, the method passes 64 KB, Spark gives
+whole-stage codegen up by itself, and that is measured faster than the guard), the Column carries a one-element ``array_sort`` (a `CodegenFallback`
 expression, evaluated on its own and not around the CASEs), which keeps the projection out of
 whole-stage codegen; Spark then compiles it as an ordinary projection whose CASE branches are
 split into small methods — what ``spark.sql.codegen.hugeMethodLimit=8000`` does, without
 changing the session's configuration.
+
+**Fallback subscriptions** (Arrow UDF): `tag_matches` sends to Python only the messages that pass
+the OR of their access predicates (when each has one).
 
 `explain_routing` shows the plan (groups, access names, estimated subscriptions evaluated per
 message).
@@ -41,11 +45,16 @@ from .binder import Binding, bind
 from .selector import parse
 from .types import JmsType as T
 
-__all__ = ["AccessPredicate", "RoutingPlan", "plan_routing", "matching_names", "explain_routing", "JIT_CASES"]
+__all__ = ["AccessPredicate", "RoutingPlan", "plan_routing", "matching_names", "tag_matches", "explain_routing",
+           "JIT_CASES", "GUARD_MAX_CASES"]
 
 #: Above this many CASE expressions in one projection, the plan leaves whole-stage codegen (see
 #: the module docstring). Measured ~260 bytes of bytecode per realistic selector: 28 fit in 8,000.
 JIT_CASES = 24
+#: ... and up to this many: above, whole-stage codegen's one method exceeds Java's 64 KB and Spark
+#: itself falls back to the split projection the guard asks for; measured (README), the guard is
+#: then slower than Spark's own fallback (no access predicates, 1,000 subscriptions: 21.6 s vs 15.8 s).
+GUARD_MAX_CASES = 200
 #: An access predicate is used if it is estimated to select at most this share of the values the
 #: subscriptions name (1.0: always; an indexed subscription is never evaluated more often than a
 #: general one, its CASE is only repeated once per value it names).
@@ -104,6 +113,8 @@ class RoutingPlan:
     fallback: tuple  # subscription names evaluated by the Arrow UDF
     fragments: dict = field(repr=False)  # name -> native SQL fragment
     guard_column: "str | None" = None  # top-level column the codegen guard reads (None: no guard)
+    fallback_gate: "tuple | None" = None  # ((value SQL, values), ...): a message can match a fallback
+    # subscription only if one of these values is one of its literals (`gate_sql`); None: no gate
 
     @property
     def groups(self) -> tuple:
@@ -188,7 +199,7 @@ MAX_REPEAT = 2.0
 
 
 def plan_routing(native, fallback, schema, dialect, binding: "Binding | None" = None, *,
-                 index: bool = True, jit_cases: int = JIT_CASES) -> RoutingPlan:
+                 index: bool = True, jit_cases: int = JIT_CASES, guard_max: int = GUARD_MAX_CASES) -> RoutingPlan:
     """The `RoutingPlan` of ``native`` ``[(subscription, fragment)]`` and ``fallback``
     ``[subscription]`` (objects with ``name`` and ``selector``)."""
     binding = binding or Binding()
@@ -199,8 +210,31 @@ def plan_routing(native, fallback, schema, dialect, binding: "Binding | None" = 
         root = _index(names, cands, frozenset(), 0)
     else:
         root = Node((), tuple(names))
-    guard = _guard_column(schema) if root.case_count > jit_cases else None
-    return RoutingPlan(root, tuple(s.name for s in fallback), fragments, guard)
+    guard = _guard_column(schema) if jit_cases < root.case_count <= guard_max else None
+    gate = _fallback_gate(fallback, schema, dialect, binding) if index and fallback else None
+    return RoutingPlan(root, tuple(s.name for s in fallback), fragments, guard, gate)
+
+
+def _fallback_gate(fallback, schema, dialect, binding) -> "tuple | None":
+    """The messages that can match some fallback subscription: the OR of each one's access
+    predicate (the one naming the fewest literals); None if one of them has none."""
+    merged: dict = {}
+    for s in fallback:
+        cands = access_candidates(s.selector or "", schema, dialect, binding)
+        if not cands:
+            return None
+        best = min(cands, key=lambda p: len(p.values))
+        merged.setdefault(best.value_sql, {}).update(dict.fromkeys(best.values))
+    return tuple((sql, tuple(vals)) for sql, vals in merged.items())
+
+
+def gate_sql(plan: RoutingPlan) -> "str | None":
+    """The SQL of ``plan.fallback_gate`` (TRUE: the message goes to the fallback UDF)."""
+    from .backends.spark_sql import sql_string
+
+    if plan.fallback_gate is None:
+        return None
+    return " OR ".join(f"{sql} IN ({', '.join(sql_string(v) for v in vals)})" for sql, vals in plan.fallback_gate)
 
 
 def _index(names, cands, used: frozenset, depth: int) -> Node:
@@ -319,6 +353,32 @@ def matching_names(native, fallback, schema, *, dialect, binding: "dict | None" 
     return F.sort_array(matches)
 
 
+def tag_matches(messages, native, fallback, *, dialect, binding: "dict | None" = None, index: bool = True,
+                column: str = "__jms_matches"):
+    """``messages`` plus ``column``: what `matching_names` computes, except that the fallback
+    (Arrow UDF) subscriptions see only the messages that pass one of their native access
+    predicates (`RoutingPlan.fallback_gate`): the others skip Python. Then the messages are read
+    twice (the rows that pass the gate and the rest: a union), so the source must be re-readable
+    with the same rows (a table, files; cache a non-deterministic source)."""
+    from pyspark.sql import functions as F
+
+    from .backends.udf import routing_udf, source_args
+
+    b = Binding.of(**(binding or {}))
+    plan = plan_routing(native, fallback, messages.schema, dialect, b, index=index)
+    sql = plan_sql(plan)
+    matches = F.expr(sql) if sql is not None else F.array().cast("array<string>")
+    if not fallback:
+        return messages.withColumn(column, F.sort_array(matches))
+    udf, cols = routing_udf([(s.name, s.selector) for s in fallback], dialect, messages.schema, b)
+    both = F.sort_array(F.concat(matches, udf(*source_args(cols))))
+    if plan.fallback_gate is None:
+        return messages.withColumn(column, both)
+    gate = F.expr(gate_sql(plan))
+    return (messages.where(gate).withColumn(column, both)
+            .union(messages.where(~F.coalesce(gate, F.lit(False))).withColumn(column, F.sort_array(matches))))
+
+
 # -- explain --------------------------------------------------------------------------------------
 
 def explain_routing(schema, subscriptions, *, dialect="jms", index: bool = True, **binding) -> str:
@@ -368,7 +428,13 @@ def format_plan(plan: RoutingPlan, *, invalid: Iterable = (), max_values: int = 
     lines.append(f"  native subscriptions evaluated per message: ~{plan.estimated_evaluated()} of {native} "
                  f"(estimate: values named by the subscriptions equally frequent)"
                  + (f"; + {len(plan.fallback)} in the UDF" if plan.fallback else ""))
+    if plan.fallback:
+        lines.append("  fallback (Arrow UDF) sees only messages with " + " OR ".join(
+            f"{sql} IN ({', '.join(map(repr, vals))})" for sql, vals in plan.fallback_gate) if plan.fallback_gate else
+                     "  fallback (Arrow UDF) sees every message (a fallback subscription has no access predicate)")
     lines.append(f"  CASE expressions: {plan.case_count}; "
                  + (f"kept out of whole-stage codegen (> {JIT_CASES}: split into JIT-able methods)"
-                    if plan.guard_column else "one whole-stage-codegen method"))
+                    if plan.guard_column else
+                    f"over {GUARD_MAX_CASES}: too large for whole-stage codegen, Spark runs it split"
+                    if plan.case_count > GUARD_MAX_CASES else "one whole-stage-codegen method"))
     return "\n".join(lines)

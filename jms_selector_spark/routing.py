@@ -261,7 +261,7 @@ def route(messages, subscriptions, *, mode: str = "topic", dialect: "str | Diale
     from pyspark.sql import Window
 
     from .backends.spark_sql import selector_to_sql, sql_string
-    from .route_plan import matching_names
+    from .route_plan import tag_matches
 
     check_mode(mode)
     d = get_dialect(dialect)
@@ -290,13 +290,12 @@ def route(messages, subscriptions, *, mode: str = "topic", dialect: "str | Diale
     log.info("routing %d subscriptions (%d native, %d fallback, %d not created), mode=%s, rules=%s",
              len(subs) + len(errors), len(native), len(fallback), len(errors), mode, rules.name)
 
-    matches = matching_names(native, fallback, schema, dialect=d, binding=binding)
+    tagged = tag_matches(messages, native, fallback, dialect=d, binding=binding)  # + __jms_matches (route_plan)
     # --- everything below builds on the sorted array of matching names --------------------------
     null = "CAST(NULL AS STRING)"
     windows = [(s, _window_sql(s, "__T__", mode)) for s in subs]
     timed = any(s.subscribed_at is not None or s.unsubscribed_at is not None for s in subs)
     t = _time_sql(schema, time_column) if timed else None
-    tagged = messages.withColumn("__jms_matches", matches)
     if any(w for _, w in windows):  # drop the subscriptions whose window excludes the message (code-generated, no lambda)
         outside = ", ".join(f"CASE WHEN {w.replace('__T__', t)} THEN {sql_string(s.name)} END" for s, w in windows if w)
         tagged = tagged.withColumn("__jms_matches", F.expr(f"array_except(__jms_matches, array({outside}))"))

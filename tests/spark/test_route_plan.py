@@ -14,7 +14,8 @@ from jms_selector_spark.backends.spark_sql import selector_to_sql
 from jms_selector_spark.binder import Binding
 from jms_selector_spark.dialects import get_dialect
 from jms_selector_spark.errors import SelectorError, UnsupportedSelectorError
-from jms_selector_spark.route_plan import JIT_CASES, explain_routing, matching_names, plan_routing, plan_sql
+from jms_selector_spark.route_plan import (GUARD_MAX_CASES, JIT_CASES, explain_routing, matching_names, plan_routing,
+                                          plan_sql, tag_matches)
 from jms_selector_spark.routing import Subscription, route
 
 from conftest import sql_conf
@@ -125,6 +126,10 @@ def test_indexed_plan_equals_the_single_case_plan(spark, messages, dialect):
         # today's plan: one CASE per subscription in one array, sorted
         today = plan_sql(plan_routing(nat, [], schema, d, index=False, jit_cases=10 ** 9))
         cols.append(F.sort_array(F.expr(today)).alias(f"{label}_today"))
+    # indexed, above GUARD_MAX_CASES: no guard (Spark's own fallback from whole-stage codegen)
+    unguarded = plan_routing(native, [], schema, d, guard_max=0)
+    assert unguarded.guard_column is None and plans["big"].case_count <= GUARD_MAX_CASES
+    cols.append(F.sort_array(F.expr(plan_sql(unguarded))).alias("big_unguarded"))
     df = messages.select(*cols)
     for ansi in ("true", "false"):
         with sql_conf(spark, {"spark.sql.ansi.enabled": ansi}):
@@ -134,6 +139,7 @@ def test_indexed_plan_equals_the_single_case_plan(spark, messages, dialect):
         for r in rows:
             for label in ("big", "small"):
                 assert r[f"{label}_new"] == r[f"{label}_today"] == r[f"{label}_noindex"], (ansi, label, r["id"])
+            assert r["big_unguarded"] == r["big_today"], (ansi, r["id"])
             total += len(r["big_today"])
         assert total > 1000  # the comparison is not between empty arrays
 
@@ -172,6 +178,53 @@ def test_fallback_subscriptions_stay_exact(spark, messages):
     old = matching_names(native, fallback, messages.schema, dialect=d, index=False)
     rows = messages.select(new.alias("a"), old.alias("b")).collect()
     assert all(r["a"] == r["b"] for r in rows) and any("fb2" in r["a"] for r in rows)
+
+
+def _python_rows(plan) -> int:
+    """Rows the Python (Arrow UDF) nodes of an executed plan received back (= rows sent)."""
+    total, stack = 0, [plan]
+    while stack:
+        node = stack.pop()
+        if "ArrowEvalPython" in node.nodeName():
+            total += int(node.metrics().apply("pythonNumRowsReceived").value())
+        kids = node.children()
+        stack.extend(kids.apply(i) for i in range(kids.size()))
+    return total
+
+
+@pytest.mark.parametrize("ansi", ["true", "false"])
+def test_fallback_subscriptions_see_only_messages_passing_their_access_predicate(spark, messages, ansi):
+    from pyspark.sql import functions as F
+
+    d = get_dialect("activemq")
+    subs = _selectors(40, seed=5) + [Subscription("fb1", "JMSType = 'car' AND INLIST(SPLIT(color, ' '), 'red')"),
+                                     Subscription("fb2", "region IN ('EU', 'eu') AND INLIST(SPLIT(code, '.'), '5')")]
+    native, fallback = _split(subs, messages.schema, d)
+    assert [s.name for s in fallback] == ["fb1", "fb2"]
+    plan = plan_routing(native, fallback, messages.schema, d)
+    assert plan.fallback_gate == (("`JMSType`", ("car",)), ("`region`", ("EU", "eu")))
+    assert "fallback (Arrow UDF) sees only messages with `JMSType` IN ('car') OR `region` IN ('EU', 'eu')" in (
+        explain_routing(messages, subs, dialect="activemq"))
+    with sql_conf(spark, {"spark.sql.ansi.enabled": ansi}):
+        tagged = tag_matches(messages, native, fallback, dialect=d)
+        got = {r["id"]: r["__jms_matches"] for r in tagged.select("id", "__jms_matches").collect()}
+        old = matching_names(native, fallback, messages.schema, dialect=d, index=False)
+        want = {r["id"]: r["m"] for r in messages.select("id", old.alias("m")).collect()}
+        gated = messages.where("JMSType = 'car' OR region IN ('EU', 'eu')").count()
+        tagged.write.format("noop").mode("overwrite").save()
+        sent = tagged._jdf.queryExecution().executedPlan()
+        tagged.count()
+    assert got == want and any("fb1" in m for m in got.values()) and any("fb2" in m for m in got.values())
+    assert 0 < gated < 300
+    # the UDF received only the gated messages (metrics of the executed plan, when Spark reports them)
+    seen = _python_rows(sent)
+    assert seen in (0, gated)
+    # a fallback subscription without an access predicate: every message goes to the UDF
+    fb3 = [Subscription("fb3", "INLIST(SPLIT(region, ','), 'EU')")]
+    assert plan_routing(native, fallback + fb3, messages.schema, d).fallback_gate is None
+    queue = route(messages, subs, mode="queue", dialect="activemq", order_by="id").collect()
+    assert len(queue) == 400 and all(r["subscription"] is None or r["subscription"] in want[r["id"]] for r in queue)
+    assert all((r["subscription"] is None) == (not want[r["id"]]) for r in queue)
 
 
 def test_explain_routing_shows_groups_and_cost(messages):
