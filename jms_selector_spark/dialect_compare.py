@@ -234,7 +234,7 @@ def _values(t: JmsType, nums, strs, likes) -> "tuple[list, list]":
             mine += _like_samples(p, e)
         mine += [_fmt_num(v) for v in nums]
         return _dedup(mine), _dedup(mine + list(_STRINGS))
-    numbers = list(nums)
+    numbers = list(nums) + _combined(nums)
     for s in strs:
         try:
             numbers.append(float(s))
@@ -261,6 +261,20 @@ def _values(t: JmsType, nums, strs, likes) -> "tuple[list, list]":
         except OverflowError:
             pass
     return _dedup(mine), _dedup(mine + [conv(v) for v in _APPROX])
+
+
+def _combined(nums) -> list:
+    """Values where arithmetic between the literals changes sides: ``p * q`` and its neighbours (an
+    integer ``x / p > q`` differs from a floating one for x in ``p*q+1 .. p*(q+1)-1``), sums, differences."""
+    out = []
+    lits = [v for v in dict.fromkeys(nums) if isinstance(v, (int, float)) and math.isfinite(v)][:8]
+    for p, q in itertools.permutations(lits, 2):
+        prod = p * q
+        out += [prod, prod + 1, prod - 1, prod + abs(p) // 2 if isinstance(p, int) else prod + abs(p) / 2,
+                -(prod + 1), p + q, p - q]
+        if q:
+            out.append(p / q)
+    return [v for v in out if isinstance(v, float) or LONG_MIN <= v <= LONG_MAX]
 
 
 def _fmt_num(v) -> str:

@@ -30,7 +30,7 @@ class SubscriptionChange:
     """One subscription's outcome: message counts and an example message of each difference.
 
     ``example_only_old`` / ``example_only_new`` are ``{column: value}`` of the columns the
-    selector reads (in either dialect) plus ``JMSMessageID`` / ``JMSTimestamp`` when present;
+    selector reads (in either dialect) plus ``JMSMessageID`` when present;
     None when there is no such message.
     """
 
@@ -94,7 +94,7 @@ def format_report(report: MigrationReport) -> str:
         rows.append((s.name, f"{s.both:,}", f"{s.only_old:,}", f"{s.only_new:,}", status))
     widths = [max(len(r[i]) for r in rows) for i in range(5)]
     lines = [f"migration {a} -> {b}: {report.messages:,} messages, {len(report.subscriptions)} subscriptions, "
-             f"{len(report.changed)} change"]
+             f"{len(report.changed)} changed"]
     for r in rows:
         lines.append("  " + "  ".join(c.ljust(w) if i in (0, 4) else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths))).rstrip())
     for s in report.changed:
@@ -209,7 +209,7 @@ def migration_report(messages, subscriptions, from_dialect: "str | Dialect", to_
     for i, s in enumerate(subs):
         k = subscription_key(s, i)
         change = SubscriptionChange(k, s.selector, error_old=e_old.get(k), error_new=e_new.get(k))
-        keep = _read_columns(s.selector, (old, new), schema, binding) + [c for c in ("JMSMessageID", "JMSTimestamp")
+        keep = _read_columns(s.selector, (old, new), schema, binding) + [c for c in ("JMSMessageID",)
                                                                           if c in messages.columns]
         if change.error_old is None or change.error_new is None:  # a valid name: its rows are in the arrays
             for kind in _KINDS:
