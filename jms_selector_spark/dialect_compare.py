@@ -34,6 +34,7 @@ from .errors import SelectorError
 from .interpreter import ReferenceInterpreter, message_resolver
 from .javanum import to_float32
 from .selector import parse
+from .typed_message import TypedMessage, answer, format_value, word
 from .types import INT_MAX, INT_MIN, LONG_MAX, LONG_MIN, JmsType
 
 __all__ = ["TypedMessage", "DialectComparison", "compare_dialects", "answer", "format_value"]
@@ -45,90 +46,6 @@ _EXACT = (0, 1, -1, 2, 3, 5, 7, 10)
 _APPROX = (0.0, -0.0, 1.0, -1.0, 0.5, 2.5, math.nan, math.inf, -math.inf, 1e23, 2147483648.0)
 _STRINGS = ("", "a", "b", "A", "ab", " ", "1", "0", "true", "TRUE", "é", "\uffff", "\U00010000", "a,b",
             "PERSISTENT", "NON_PERSISTENT")
-
-
-@dataclass(frozen=True)
-class TypedMessage:
-    """A message as typed header and property values (what `evaluate` takes).
-
-    ``headers`` maps header names to values, ``properties`` property names to values, ``types``
-    property names to JMS type names (``"int"``, ``"float"``…). A name absent from both is NULL.
-    """
-
-    headers: tuple = ()
-    properties: tuple = ()
-    types: tuple = ()
-
-    @classmethod
-    def of(cls, headers=None, properties=None, types=None) -> "TypedMessage":
-        """Build one from dicts (types default from the Python values: int → long, float → double)."""
-        props = dict(properties or {})
-        given = {k: (v.value if isinstance(v, JmsType) else str(v)) for k, v in (types or {}).items()}
-        for k, v in props.items():
-            if k not in given and v is not None:
-                given[k] = ("boolean" if isinstance(v, bool) else "long" if isinstance(v, int) else
-                            "double" if isinstance(v, float) else "string")
-        return cls(tuple((headers or {}).items()), tuple(props.items()), tuple(given.items()))
-
-    def evaluate(self, selector, dialect) -> "bool | None":
-        """The selector's answer on this message (``selector`` parsed, or text parsed with ``dialect``)."""
-        sel = selector if not isinstance(selector, str) else parse(selector, dialect=dialect)
-        if sel.root is None:
-            return True
-        d = sel.dialect
-        resolve = message_resolver(dict(self.headers), dict(self.properties), d, dict(self.types))
-        return ReferenceInterpreter(resolve, d).truth(sel.root)
-
-    def cells(self) -> list:
-        """``["JMSType = 'car'", "qty = 5 (int)", "x = NULL"]``: one cell per value."""
-        types = dict(self.types)
-        out = [f"{k} = {format_value(v)}" for k, v in self.headers]
-        out += [f"{k} = {format_value(v)}" + (f" ({types[k]})" if v is not None and k in types else "")
-                for k, v in self.properties]
-        return out
-
-    def __str__(self):
-        return ", ".join(self.cells()) or "(no headers or properties)"
-
-    def to_dict(self) -> dict:
-        """JSON-ready: ``{"headers": {...}, "properties": {...}, "types": {...}}`` (NaN and
-        infinities as the strings ``"NaN"``, ``"Infinity"``, ``"-Infinity"``, -0.0 as ``"-0.0"``)."""
-        def js(v):
-            if isinstance(v, float) and (not math.isfinite(v) or (v == 0 and math.copysign(1, v) < 0)):
-                return format_value(v)
-            return v
-        return {"headers": {k: js(v) for k, v in self.headers},
-                "properties": {k: js(v) for k, v in self.properties}, "types": dict(self.types)}
-
-
-def format_value(v) -> str:
-    """A value as a selector literal would read it: ``'text'``, ``5``, ``-0.0``, ``NaN``, ``NULL``."""
-    if v is None:
-        return "NULL"
-    if isinstance(v, bool):
-        return "TRUE" if v else "FALSE"
-    if isinstance(v, str):
-        return "'" + "".join(c if c.isprintable() else f"\\u{ord(c):04X}" for c in v.replace("'", "''")) + "'"
-    if isinstance(v, float):
-        if math.isnan(v):
-            return "NaN"
-        if math.isinf(v):
-            return "Infinity" if v > 0 else "-Infinity"
-        return repr(v)
-    return str(v)
-
-
-def answer(selector: str, dialect, message: "TypedMessage | None" = None) -> str:
-    """``"TRUE"``, ``"FALSE"``, ``"UNKNOWN"`` or ``"invalid"``: the selector in ``dialect`` on ``message``."""
-    try:
-        sel = parse(selector, dialect=get_dialect(dialect))
-    except SelectorError:
-        return "invalid"
-    return _word((message or TypedMessage()).evaluate(sel, None))
-
-
-def _word(t) -> str:
-    return "UNKNOWN" if t is None else ("TRUE" if t else "FALSE")
 
 
 @dataclass
@@ -422,7 +339,7 @@ def compare_dialects(selector: str, a="jms", b="activemq", schema=None, *, max_c
     if found is not None:
         msg, ta, tb = found
         result.differs, result.witness = True, msg
-        result.answer_a, result.answer_b = _word(ta), _word(tb)
+        result.answer_a, result.answer_b = word(ta), word(tb)
         result.delivery_differs = (ta is True) != (tb is True)
     return result
 
@@ -441,7 +358,7 @@ def _satisfying_base(sa, sb, slots, doms) -> tuple:
         msg = _message(slots, combo)
         total = 0
         for sel, c in parts:
-            resolve = message_resolver(dict(msg.headers), dict(msg.properties), sel.dialect, dict(msg.types))
+            resolve = message_resolver(dict(msg.header_values), dict(msg.property_values), sel.dialect, dict(msg.property_types))
             total += ReferenceInterpreter(resolve, sel.dialect).truth(c) is True
         return total
 

@@ -16,7 +16,7 @@ import argparse
 import sys
 from dataclasses import dataclass
 
-from .dialect_compare import TypedMessage, answer
+from .typed_message import TypedMessage, answer
 from .dialects import DIALECTS
 
 __all__ = ["Row", "ROWS", "answers", "markdown_table", "rewrite", "BEGIN", "END"]

@@ -79,7 +79,7 @@ class MigrationReport:
 
 
 def _cell(v) -> str:
-    from .dialect_compare import format_value
+    from .typed_message import format_value
 
     return format_value(v)
 

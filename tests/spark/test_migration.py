@@ -9,6 +9,7 @@ the first message (JMSTimestamp order) of its difference, and the errors are `ro
 """
 from __future__ import annotations
 
+import json
 import math
 import random
 
@@ -106,3 +107,26 @@ def test_report_text_and_json(spark):
     assert d["changed"] == 2 and [s["name"] for s in d["subscriptions"]] == ["div", "mod", "same"]
     same = d["subscriptions"][2]
     assert same["only_old"] == same["only_new"] == 0 and not same["changed"] and same["both"] > 0
+
+
+def test_cli_migration_report(spark, tmp_path, capsys):
+    from jms_selector_spark.cli import main
+
+    archive = str(tmp_path / "archive")
+    spark.createDataFrame(_rows(80), DDL).write.parquet(archive)
+    subs = tmp_path / "subs.jsonl"
+    subs.write_text('{"name": "div", "selector": "qty / 10 > 2"}\n{"name": "mod", "selector": "qty % 2 = 1"}\n'
+                    '{"name": "same", "selector": "s = \'a\'"}\n', encoding="utf-8")
+    argv = ["migration-report", "--subscriptions", str(subs), "--archive", archive, "--from", "jms", "--to", "activemq"]
+    expected = migration_report(spark.read.parquet(archive), {"div": "qty / 10 > 2", "mod": "qty % 2 = 1",
+                                                              "same": "s = 'a'"}, "jms", "activemq")
+    assert main(argv) == 1
+    out, _ = capsys.readouterr()
+    assert out == str(expected) + "\n"
+    assert main(argv + ["--json"]) == 1
+    got = json.loads(capsys.readouterr()[0])
+    assert got == json.loads(json.dumps(expected.to_dict(), default=str))
+    same = tmp_path / "same.csv"
+    same.write_text("name,selector\nsame,s = 'a'\n", encoding="utf-8")
+    assert main(["migration-report", "--subscriptions", str(same), "--archive", archive, "--from", "jms", "--to", "activemq"]) == 0
+    assert "0 changed" in capsys.readouterr()[0]

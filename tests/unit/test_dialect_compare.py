@@ -204,5 +204,5 @@ def test_validity_difference_and_json():
 
 def test_header_in_one_dialect_property_in_the_other():
     r = compare_dialects("JMSRedelivered = TRUE", JMS, ACTIVEMQ)
-    assert r.differs and dict(r.witness.headers).get("JMSRedelivered") is True
+    assert r.differs and dict(r.witness.header_values).get("JMSRedelivered") is True
     assert (r.answer_a, r.answer_b) == ("UNKNOWN", "TRUE")
