@@ -281,7 +281,7 @@ def _message(slots, combo) -> TypedMessage:
 # -- the search ---------------------------------------------------------------------------------------
 
 def compare_dialects(selector: str, a="jms", b="activemq", schema=None, *, max_candidates: int = 20_000,
-                     timeout: float = 10.0, seed: int = 0) -> DialectComparison:
+                     timeout: float = 10.0, seed: int = 0, prefer_delivery: bool = True) -> DialectComparison:
     """Search for a message on which dialects ``a`` and ``b`` answer ``selector`` differently.
 
     Parameters
@@ -299,6 +299,9 @@ def compare_dialects(selector: str, a="jms", b="activemq", schema=None, *, max_c
         Seconds at most (the search is deterministic unless this cuts it short; ``stopped`` says).
     seed : int
         Seed of the random phase.
+    prefer_delivery : bool
+        Keep searching after a message on which the answers differ only as FALSE vs UNKNOWN, for
+        one on which delivery differs (returned if found, else the first). False: stop at the first.
 
     Returns
     -------
@@ -335,7 +338,7 @@ def compare_dialects(selector: str, a="jms", b="activemq", schema=None, *, max_c
     doms = [_domain(kind, key, types, nums, strs, likes) for kind, key, types in slots]
     result.domains = {f"{key} ({kind})": f"NULL + {len(every) - 1} value(s) of {'/'.join(t.value for t in types) or 'no type'}"
                       for (kind, key, types), (_, every) in zip(slots, doms)}
-    found = _search(sa, sb, slots, doms, result, max_candidates, timeout, seed)
+    found = _search(sa, sb, slots, doms, result, max_candidates, timeout, seed, prefer_delivery)
     if found is not None:
         msg, ta, tb = found
         result.differs, result.witness = True, msg
@@ -410,7 +413,7 @@ def _combos(doms, max_candidates: int, seed: int, base_of):
             yield combo, "random"
 
 
-def _search(sa, sb, slots, doms, result: DialectComparison, max_candidates, timeout, seed):
+def _search(sa, sb, slots, doms, result: DialectComparison, max_candidates, timeout, seed, prefer_delivery=True):
     start = time.monotonic()
     fallback = None  # the first witness where the answers differ but delivery does not
     exhaustive, count = True, 0
@@ -434,6 +437,10 @@ def _search(sa, sb, slots, doms, result: DialectComparison, max_candidates, time
                 return msg, ta, tb
             if fallback is None:
                 fallback = (msg, ta, tb, phase)
+            if not prefer_delivery:
+                result.candidates, result.exhaustive = count, False
+                result.stopped = f"answers differ ({phase} phase)"
+                return fallback[:3]
     result.candidates, result.exhaustive = count, exhaustive
     result.stopped = stopped if fallback is None else (
         f"answers differ ({fallback[3]} phase); no message delivered in one dialect only: {stopped}")
