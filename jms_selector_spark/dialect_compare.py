@@ -352,7 +352,7 @@ def _conjuncts(sel) -> list:
     return list(root.operands) if isinstance(root, n.And) else [root]
 
 
-def _satisfying_base(sa, sb, slots, doms) -> tuple:
+def _satisfying_base(sa, sb, slots, doms, deadline: float = math.inf) -> tuple:
     """Greedily, slot by slot, the value that makes the most top-level conjuncts TRUE in either
     dialect: a base where the rest of an AND chain holds, so one slot's difference shows."""
     parts = [(s, c) for s in (sa, sb) for c in _conjuncts(s)]
@@ -367,6 +367,8 @@ def _satisfying_base(sa, sb, slots, doms) -> tuple:
 
     base = [None] * len(doms)
     for i, (_, every) in enumerate(doms):
+        if time.monotonic() > deadline:
+            break
         best, best_score = None, score(base)
         for v in every[1:]:
             got = score(base[:i] + [v] + base[i + 1:])
@@ -418,7 +420,8 @@ def _search(sa, sb, slots, doms, result: DialectComparison, max_candidates, time
     fallback = None  # the first witness where the answers differ but delivery does not
     exhaustive, count = True, 0
     stopped = "every combination tried"
-    for combo, phase in _combos(doms, max_candidates, seed, lambda: _satisfying_base(sa, sb, slots, doms)):
+    base = lambda: _satisfying_base(sa, sb, slots, doms, start + timeout / 2)  # noqa: E731
+    for combo, phase in _combos(doms, max_candidates, seed, base):
         if phase != "exhaustive":
             exhaustive = False
         if count >= max_candidates:
