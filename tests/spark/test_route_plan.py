@@ -198,7 +198,7 @@ def test_fallback_subscriptions_see_only_messages_passing_their_access_predicate
 
     d = get_dialect("activemq")
     subs = _selectors(40, seed=5) + [Subscription("fb1", "JMSType = 'car' AND INLIST(SPLIT(color, ' '), 'red')"),
-                                     Subscription("fb2", "region IN ('EU', 'eu') AND INLIST(SPLIT(code, '.'), '5')")]
+                                     Subscription("fb2", "region IN ('EU', 'eu') AND INLIST(SPLIT(code, ','), '5')")]
     native, fallback = _split(subs, messages.schema, d)
     assert [s.name for s in fallback] == ["fb1", "fb2"]
     plan = plan_routing(native, fallback, messages.schema, d)
