@@ -234,6 +234,7 @@ def main(argv=None, spark=None) -> dict:
     data_dir = Path(args.data_dir)
     data_dir.mkdir(parents=True, exist_ok=True)
     results_path = Path(args.results) if args.results else data_dir / "results" / f"{NAME}.json"
+    saved_path, saved_env = list(sys.path), os.environ.get("PYTHONPATH")
     with tempfile.TemporaryDirectory(prefix="jms-before-") as tmp:
         before, after = load_packages(args.before, Path(tmp))
         own = spark is None
@@ -254,6 +255,11 @@ def main(argv=None, spark=None) -> dict:
         finally:
             if own:
                 spark.stop()
+            sys.path[:] = saved_path
+            if saved_env is None:
+                os.environ.pop("PYTHONPATH", None)
+            else:
+                os.environ["PYTHONPATH"] = saved_env
     results["summary"] = summary_lines(results)
     results_path.parent.mkdir(parents=True, exist_ok=True)
     results_path.write_text(json.dumps(results, indent=1))
