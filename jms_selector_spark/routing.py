@@ -64,9 +64,9 @@ dialect, else ``"jms"``; `routing_rules` overrides single rules). See `RoutingRu
 the wrong shape, an unknown attribute name, ``durable="false"`` or any attribute of the wrong
 type or value) raises ``TypeError``/``ValueError`` naming the subscription. A subscription that
 is well formed but cannot be created the way a broker refuses it — NULL or empty name, a name
-used twice other than as versions (every subscription of that name), an invalid selector (R17), a selector on a Direct
-transport where the broker refuses it (Solace, R13), a kind that does not fit the mode — is
-reported (logged, `subscription_errors`, `route_report`) and the rest still route.
+used twice other than as versions (every subscription of that name), an invalid selector (R17),
+a selector on a Direct transport where the broker refuses it (Solace, R13), a kind that does not
+fit the mode — is reported (logged, `subscription_errors`, `route_report`) and the rest still route.
 
 **One scan.** The native selectors become one array expression over ``CASE WHEN <fragment> THEN
 '<name>' END`` branches in a single projection (a single pass over the data, Catalyst-optimised,
