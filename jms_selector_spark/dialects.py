@@ -154,6 +154,15 @@ class Dialect:
         Comparisons between a string and a number or boolean convert the string with the Java
         ``valueOf`` of the other operand's class (ActiveMQ's ``ComparisonExpression.compare``
         under the prefix; invalid text compares FALSE).
+
+    Issue #14 (``artemis``, ``qpid``, ``qpid-jms``, ``qpid-cpp``, ``rabbitmq``):
+
+    quoted_identifiers : bool
+        ``"any text"`` is an identifier (``""`` inside stands for ``"``), so properties such as
+        ``a.test`` or ``hyphenated-prop`` can be named (Artemis, Qpid Broker-J, qpid-jms).
+    chained_comparisons : bool
+        With ``not_binds_tighter`` False: the predicates chain as in ActiveMQ's grammar (``a = b =
+        c`` is ``(a = b) = c``) while ``NOT`` still takes a whole predicate (Qpid Broker-J).
     """
 
     name: str
@@ -186,6 +195,9 @@ class Dialect:
     jdk: int = 17
     string_conversion_prefix: bool = False
     convert_string_expressions: bool = False
+    # -- issue #14: artemis, qpid, qpid-jms, qpid-cpp, rabbitmq --------------------------------
+    quoted_identifiers: bool = False
+    chained_comparisons: bool = False
 
     def __post_init__(self):
         if self.null_equality not in ("unknown", "activemq"):
@@ -271,7 +283,26 @@ ACTIVEMQ = Dialect(
     string_conversion_prefix=True,
 )
 
-DIALECTS = MappingProxyType({d.name: d for d in (JMS, ACTIVEMQ)})
+# -- issue #14: the brokers whose selector test suites tests/conformance/other-brokers.jsonl carries --
+_AMQ_FAMILY = dict(functions=frozenset(), string_conversion_prefix=False, quoted_identifiers=True)
+
+ARTEMIS = ACTIVEMQ.derive(
+    name="artemis",
+    **_AMQ_FAMILY,
+    headers=JMS_HEADERS | {"JMSExpiration"},
+    header_aliases=MappingProxyType({"AMQUserID": "JMSMessageID", "AMQPriority": "JMSPriority",
+                                     "AMQTimestamp": "JMSTimestamp", "AMQExpiration": "JMSExpiration"}),
+)
+
+QPID_JMS = ACTIVEMQ.derive(name="qpid-jms", **_AMQ_FAMILY)
+
+QPID = ACTIVEMQ.derive(name="qpid", **_AMQ_FAMILY, not_binds_tighter=False, chained_comparisons=True)
+
+QPID_CPP = JMS.derive(name="qpid-cpp")
+
+RABBITMQ = JMS.derive(name="rabbitmq")
+
+DIALECTS = MappingProxyType({d.name: d for d in (JMS, ACTIVEMQ, ARTEMIS, QPID, QPID_JMS)})
 
 
 def get_dialect(dialect: "str | Dialect") -> Dialect:

@@ -32,7 +32,7 @@ from .errors import SelectorSyntaxError, SelectorTypeError
 from .source import Span
 from .tokens import JAVA_WHITESPACE, RESERVED, TOKENS
 
-__all__ = ["SelectorLexer", "is_java_identifier_start", "is_java_identifier_part", "double_minus_positions",
+__all__ = ["SelectorLexer", "QuotedName", "is_java_identifier_start", "is_java_identifier_part", "double_minus_positions",
            "CONVERT_PREFIX"]
 
 #: ActiveMQ's selector prefix that switches on string conversion in comparisons.
@@ -77,6 +77,17 @@ def is_java_identifier_part(c: str) -> bool:
     if c < "\x80":
         return c in _ASCII_PART or c in _IGNORABLE_CONTROLS
     return c in _IGNORABLE_CONTROLS or unicodedata.category(c) in _PART_CATEGORIES
+
+
+class QuotedName(str):
+    """An identifier written in double quotes: its name, and ``raw`` (the quoted source text)."""
+
+    __slots__ = ("raw",)
+
+    def __new__(cls, name: str, raw: str):
+        self = super().__new__(cls, name)
+        self.raw = raw
+        return self
 
 
 class SelectorLexer:
@@ -154,6 +165,16 @@ class SelectorLexer:
     def t_BAD_STRING(self, t):
         r"'(?:[^']|'')*\Z"
         self._fail("unterminated string literal", t.lexpos, len(t.value))
+
+    # A double-quoted identifier (Artemis, Qpid): any text, "" inside stands for one quote.
+    # Outside dialects with ``quoted_identifiers`` a double quote is an error (`t_error`).
+    def t_QUOTED_IDENTIFIER(self, t):
+        r'"(?:[^"]|"")*"'
+        if not self.dialect.quoted_identifiers:
+            self._fail("unexpected '\"' (string literals use single quotes)", t.lexpos, 1)
+        t.type = "IDENTIFIER"
+        t.value = QuotedName(t.value[1:-1].replace('""', '"'), t.value)
+        return t
 
     @lex.TOKEN(_NUMBER)
     def t_NUMBER(self, t):

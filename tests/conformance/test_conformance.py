@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 import jms_selector_spark as jss
+from broker_suites import SUITES
 from oracle import decode_value
 
 HERE = Path(__file__).parent
@@ -54,7 +55,9 @@ def test_corpus(dialect):
         got = run_case(case, dialect)
         if got != case[dialect]:
             failures.append(f"{corpus}:{case['id']}: {case['selector']!r} expected {case[dialect]!r}, got {got!r}")
-    assert checked > 0
+    # the broker dialects of issue #14 are judged against their broker's suite instead
+    # (test_broker_suites.py: the assertions there are the suite's, not one verdict per case)
+    assert checked > 0 or dialect in SUITES
     assert not failures, f"{len(failures)}/{checked} cases differ:\n" + "\n".join(failures[:40])
 
 

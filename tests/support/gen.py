@@ -60,7 +60,14 @@ class CaseGenerator:
     def __init__(self, seed: int, dialect: str = "jms"):
         self.rng = random.Random(seed)
         self.dialect = dialect
-        self.activemq = dialect == "activemq"
+        # The constructs a dialect has, from its table entry: an ActiveMQ-family dialect (artemis,
+        # qpid, qpid-jms) gets the extended literals, `%`, string `+` and its own names too.
+        from jms_selector_spark.dialects import get_dialect
+
+        d = get_dialect(dialect)
+        self.activemq = d.extended_literals and d.modulo and d.string_concatenation
+        self.reserved = bool(d.reserved_words)
+        self.quoted = d.quoted_identifiers
 
     # -- messages ---------------------------------------------------------------------------
     def value_of(self, t: str):
@@ -119,8 +126,10 @@ class CaseGenerator:
         r = self.rng
         k = r.random()
         if depth <= 0 or k < 0.45:
-            if self.activemq and r.random() < 0.01:
+            if self.reserved and r.random() < 0.01:
                 return r.choice(RESERVED_NAMES)
+            if self.quoted and r.random() < 0.1:  # "a" names property a; "a""b" property a"b
+                return r.choice(['"' + r.choice(NAMES) + '"', '"a""b"', '"a.b"', '"NOT"'])
             return r.choice(NAMES)
         if k < 0.7:
             return self.literal()

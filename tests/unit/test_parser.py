@@ -20,6 +20,7 @@ from jms_selector_spark import (
 )
 from jms_selector_spark import nodes as n
 from jms_selector_spark.parser import parse_tree
+from jms_selector_spark.dialects import get_dialect
 from jms_selector_spark.source import Span, line_col
 from jms_selector_spark.types import INT_MAX, INT_MIN, LONG_MAX, LONG_MIN, JmsType
 
@@ -44,7 +45,7 @@ def int_(v):
 
 def exact(v, dialect):
     """An unsuffixed decimal literal as ``dialect`` types it (ActiveMQ narrows to int)."""
-    return int_(v) if dialect == "activemq" and INT_MIN <= v <= INT_MAX else long_(v)
+    return int_(v) if get_dialect(dialect).narrow_int_literals and INT_MIN <= v <= INT_MAX else long_(v)
 
 
 def dbl(v):
@@ -374,9 +375,9 @@ class TestErrors:
     @pytest.mark.parametrize("text, what", [("5", "the long 5"), ("'x'", "the string 'x'"), ("1.5", "the double 1.5"),
                                             ("-a", "a signed expression")])
     def test_non_conditions_as_a_whole_selector(self, dialect, text, what):
-        if dialect == "activemq" and text == "5":
+        if get_dialect(dialect).narrow_int_literals and text == "5":
             what = "the int 5"
-        if dialect == "activemq" and text == "-a":
+        if get_dialect(dialect).unary_plus_identity and text == "-a":
             what = "a signed expression"
         err = error(text, dialect, SelectorTypeError)
         assert err.message == f"a selector must be a condition, not {what}"

@@ -136,7 +136,7 @@ def test_random_selectors_over_static_columns(dialect):
     for batch in range(10):
         rows, cols = _static_batch(gen, rng, 60, ["plain", "chunked", "sliced", "large"][batch % 4])
         checked += check_all(parsed([gen.selector() for _ in range(50)], dialect), cols, rows)
-    assert checked >= 25_000
+    assert checked >= 24_500  # a few generated selectors are invalid in each dialect
 
 
 # -- edge cases -------------------------------------------------------------------------------
