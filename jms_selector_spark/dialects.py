@@ -163,6 +163,31 @@ class Dialect:
     chained_comparisons : bool
         With ``not_binds_tighter`` False: the predicates chain as in ActiveMQ's grammar (``a = b =
         c`` is ``(a = b) = c``) while ``NOT`` still takes a whole predicate (Qpid Broker-J).
+    bang_equals : bool
+        ``!=`` is another spelling of ``<>`` (RabbitMQ's SQL filter).
+    ordering_literal_checks : bool
+        Reject at parse time a string or boolean literal as an operand of ``< > <= >=`` or
+        BETWEEN (JMS). Without it they are evaluated (RabbitMQ: strings in lexical order, a string
+        against a number FALSE).
+    value_conditions : bool
+        Any expression may stand where a condition is expected (``+weight`` as a whole selector,
+        RabbitMQ); it is TRUE only when its value is a boolean TRUE.
+    strict_like_patterns : bool
+        A LIKE pattern holding a control character (below U+0020, or U+007F) or ending in its
+        escape character is invalid (RabbitMQ's ``check_char``, ``invalid_escape_at_end``).
+    max_tokens : int | None
+        Most tokens a selector may have (RabbitMQ: 200).
+    escape_code_points : bool
+        An ESCAPE is one Unicode character (a code point, RabbitMQ's Erlang lists) rather than
+        one Java char (UTF-16 unit).
+    ordered_booleans : bool
+        With ``string_ordering``: ``<`` etc. on two booleans order FALSE before TRUE (ActiveMQ's
+        ``Comparable``); otherwise they compare FALSE (RabbitMQ orders numbers and strings only).
+    dotted_identifiers : bool
+        ``.`` may continue an identifier (``period.bool.prop``: the RabbitMQ JMS client).
+    constant_type_checks : bool
+        A comparison of two literals of unlike types (``TRUE = 'a'``) is invalid (the RabbitMQ
+        JMS client's type checker).
     """
 
     name: str
@@ -198,6 +223,15 @@ class Dialect:
     # -- issue #14: artemis, qpid, qpid-jms, qpid-cpp, rabbitmq --------------------------------
     quoted_identifiers: bool = False
     chained_comparisons: bool = False
+    bang_equals: bool = False
+    ordering_literal_checks: bool = True
+    value_conditions: bool = False
+    strict_like_patterns: bool = False
+    max_tokens: "int | None" = None
+    escape_code_points: bool = False
+    ordered_booleans: bool = True
+    dotted_identifiers: bool = False
+    constant_type_checks: bool = False
 
     def __post_init__(self):
         if self.null_equality not in ("unknown", "activemq"):
@@ -298,11 +332,39 @@ QPID_JMS = ACTIVEMQ.derive(name="qpid-jms", **_AMQ_FAMILY)
 
 QPID = ACTIVEMQ.derive(name="qpid", **_AMQ_FAMILY, not_binds_tighter=False, chained_comparisons=True)
 
-QPID_CPP = JMS.derive(name="qpid-cpp")
+#: RabbitMQ's broker-side filter for AMQP 1.0 consumers (rabbit_amqp_filter_sql, Erlang): JMS
+#: selectors as the SQL Filter Expressions draft extends them.
+RABBITMQ = JMS.derive(
+    name="rabbitmq",
+    integer_division="double",
+    modulo=True,
+    string_ordering=True,
+    ordered_booleans=False,
+    ne_is_not_eq=True,
+    null_between_is_false=False,
+    static_operand_checks=False,
+    ordering_literal_checks=False,
+    value_conditions=True,
+    bang_equals=True,
+    strict_like_patterns=True,
+    max_length=4096,
+    max_tokens=200,
+    escape_code_points=True,
+)
 
-RABBITMQ = JMS.derive(name="rabbitmq")
+#: The RabbitMQ JMS client (its parser and type checker) with the JMS topic exchange plugin that
+#: evaluates the selector (sjx_evaluator, Erlang).
+RABBITMQ_JMS = JMS.derive(
+    name="rabbitmq-jms",
+    integer_division="double",
+    string_ordering=True,
+    ne_is_not_eq=True,
+    null_between_is_false=False,
+    dotted_identifiers=True,
+    constant_type_checks=True,
+)
 
-DIALECTS = MappingProxyType({d.name: d for d in (JMS, ACTIVEMQ, ARTEMIS, QPID, QPID_JMS)})
+DIALECTS = MappingProxyType({d.name: d for d in (JMS, ACTIVEMQ, ARTEMIS, QPID, QPID_JMS, RABBITMQ, RABBITMQ_JMS)})
 
 
 def get_dialect(dialect: "str | Dialect") -> Dialect:

@@ -47,6 +47,8 @@ _ID_PART = r"[A-Za-z0-9_$\x00-\x08\x0e-\x1b\x7f]|[^\x00-\x7f]"
 # bad literal rather than as a number followed by a surprising identifier.
 _NUMBER_CORE = r"(?:[0-9]+\.[0-9]*|\.[0-9]+|[0-9]+)(?:[eE][+-]?[0-9]+)?"
 _NUMBER = _NUMBER_CORE + "(?:" + _ID_PART + r")*"
+# Identifiers may also hold `.` in dialects with ``dotted_identifiers``; cut short elsewhere.
+_ID_PART_OR_DOT = _ID_PART.replace("[A-Za-z0-9_$", "[A-Za-z0-9_$.", 1)
 _APPROX = re.compile(r"(?:(?:[0-9]+\.[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|[0-9]+[eE][+-]?[0-9]+)\Z")
 _DECIMAL = re.compile(r"(?:0|[1-9][0-9]*)\Z")
 _EXT_DECIMAL = re.compile(r"[1-9][0-9]*[lL]?\Z")
@@ -109,6 +111,14 @@ class SelectorLexer:
 
     def t_GE(self, t):
         r">="
+        return t
+
+    def t_BANG_NE(self, t):
+        r"!="
+        if not self.dialect.bang_equals:
+            self._fail("unexpected '!=' (use = and <>)", t.lexpos, 2)
+        t.type = "NE"
+        t.value = "<>"  # same length: spans stay right
         return t
 
     t_EQ = r"="
@@ -196,7 +206,7 @@ class SelectorLexer:
         t.value = (value, text)
         return t
 
-    @lex.TOKEN("(?:" + _ID_START + ")(?:" + _ID_PART + ")*")
+    @lex.TOKEN("(?:" + _ID_START + ")(?:" + _ID_PART_OR_DOT + ")*")
     def t_IDENTIFIER(self, t):
         length = self._identifier_length(t.value, start=True)
         if length == 0:
@@ -224,8 +234,9 @@ class SelectorLexer:
             first, rest = is_java_identifier_start, is_java_identifier_part
         else:
             first, rest = _ASCII_START.__contains__, _ASCII_PART.__contains__
+        dots = self.dialect.dotted_identifiers
         for i, c in enumerate(text):
-            if not (first(c) if (start and i == 0) else rest(c)):
+            if not (first(c) if (start and i == 0) else (rest(c) or (dots and c == "."))):
                 return i
         return len(text)
 

@@ -71,7 +71,16 @@ class _Grammar:
         raise cls(message, self.text, span)
 
     def _broker_like(self, pattern, escape, span):
-        """ActiveMQ's reading of an escape character outside U+0010..U+00FF (`activemq_like`)."""
+        """ActiveMQ's reading of an escape character outside U+0010..U+00FF (`activemq_like`);
+        RabbitMQ's pattern checks (``strict_like_patterns``)."""
+        if self.dialect.strict_like_patterns:
+            bad = next((c for c in pattern + (escape or "") if c < " " or c == "\x7f"), None)
+            if bad is not None:
+                self._fail(SelectorSyntaxError, f"control character {bad!r} in a LIKE pattern (the"
+                           f" {self.dialect.name!r} dialect rejects them)", span)
+            trailing = len(pattern) - len(pattern.rstrip(escape)) if escape else 0
+            if trailing % 2:
+                self._fail(SelectorSyntaxError, "a LIKE pattern cannot end in its escape character", span)
         if not self.dialect.like_escape_as_hex:
             return pattern, escape
         try:
@@ -177,7 +186,9 @@ class _Grammar:
         char, span = p[2][0], self._tok_span(p, 2)
         # One Java char: a character outside the BMP is two UTF-16 units, which ActiveMQ rejects
         # (`escape.length() != 1`, the oracle) and which no Java-based broker can take either.
-        if len(char.encode("utf-16-le", "surrogatepass")) != 2:
+        if len(char) == 1 and self.dialect.escape_code_points:
+            pass  # one code point: RabbitMQ reads the pattern as a list of code points
+        elif len(char.encode("utf-16-le", "surrogatepass")) != 2:
             hint = " (a character outside the Basic Multilingual Plane is two Java chars)" if len(char) == 1 else ""
             self._fail(SelectorSyntaxError, f"ESCAPE must be exactly one character, not {p[2][1]}{hint}", span)
         p[0] = (char, span)
@@ -410,6 +421,11 @@ class _Parser:
             self.grammar.text = text
             tokens = self.lexer.tokenize(text)
             _check_paren_depth(tokens_checked := [], tokens, text)
+            limit = self.grammar.dialect.max_tokens
+            if limit is not None and len(tokens_checked) > limit:
+                tok = tokens_checked[limit]
+                raise SelectorSyntaxError(f"selector has more than the {self.grammar.dialect.name} limit of"
+                                          f" {limit} tokens", text, Span(tok.lexpos, len(text)))
             it = iter(tokens_checked)
             return self.yacc.parse(tokenfunc=lambda: next(it, None))
 

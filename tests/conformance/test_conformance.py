@@ -55,9 +55,9 @@ def test_corpus(dialect):
         got = run_case(case, dialect)
         if got != case[dialect]:
             failures.append(f"{corpus}:{case['id']}: {case['selector']!r} expected {case[dialect]!r}, got {got!r}")
-    # the broker dialects of issue #14 are judged against their broker's suite instead
-    # (test_broker_suites.py: the assertions there are the suite's, not one verdict per case)
-    assert checked > 0 or dialect in SUITES
+    if checked == 0 and dialect in SUITES:
+        pytest.skip("a broker dialect of issue #14: judged against its broker's suite in test_broker_suites.py")
+    assert checked > 0
     assert not failures, f"{len(failures)}/{checked} cases differ:\n" + "\n".join(failures[:40])
 
 

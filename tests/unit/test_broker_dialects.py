@@ -72,3 +72,46 @@ def test_artemis_has_neither_functions_nor_the_prefix():
     with pytest.raises(jss.SelectorError):
         jss.parse("convert_string_expressions:a = '1'", dialect="artemis")
     assert jss.evaluate("JMSRedelivered IS NULL", headers={"JMSRedelivered": True}, dialect="artemis") is True
+
+
+# -- rabbitmq: the broker's SQL filter (rabbit_amqp_filter_sql) --------------------------------------
+
+def test_rabbitmq_limits():
+    jss.parse("x" * 4088 + " IS NULL", dialect="rabbitmq")
+    with pytest.raises(jss.SelectorSyntaxError, match="4,096 bytes"):
+        jss.parse("x" * 4089 + " IS NULL", dialect="rabbitmq")
+    ok = " AND ".join(["a = 1"] * 50)  # 199 tokens
+    jss.parse(ok, dialect="rabbitmq")
+    err = pytest.raises(jss.SelectorSyntaxError, jss.parse, ok + " AND b", dialect="rabbitmq").value
+    assert "200 tokens" in err.message and err.span.start == len(ok) + 5
+    jss.parse(ok + " AND b", dialect="jms")
+
+
+@pytest.mark.parametrize("text", ["id LIKE 'a\n'", "id LIKE '\x7f'", "id LIKE 'a!' ESCAPE '!'",
+                                  "id LIKE 'a!!!' ESCAPE '!'"])
+def test_rabbitmq_like_pattern_checks(text):
+    with pytest.raises(jss.SelectorSyntaxError):
+        jss.parse(text, dialect="rabbitmq")
+    jss.parse(text, dialect="jms")
+
+
+def test_rabbitmq_rules():
+    props = {"country": "UK", "weight": 5, "active": True, "premium": False}
+    ev = lambda s: jss.evaluate(s, properties=props, dialect="rabbitmq")  # noqa: E731
+    assert ev("country != 'US'") is True and ev("country > 'DE'") is True  # lexical order
+    assert ev("weight >= '5'") is False  # a string and a number: FALSE, not invalid
+    assert ev("active > premium") is False  # booleans are not ordered
+    assert ev("weight <> 'UK'") is True  # Erlang's /=: unlike types differ
+    assert ev("weight / 2 = 2.5") is True and ev("weight % 3 = 2") is True
+    assert ev("+weight") is False and ev("missing NOT BETWEEN 1 AND 2") is None
+    assert ev("country LIKE 'U🥕_' ESCAPE '🥕'") is False  # one code point is one escape character
+    with pytest.raises(jss.SelectorSyntaxError):
+        jss.parse("country != 'US'", dialect="jms")
+
+
+def test_rabbitmq_jms_client_rules():
+    assert jss.evaluate("period.bool.prop", properties={"period.bool.prop": True}, dialect="rabbitmq-jms") is True
+    with pytest.raises(jss.SelectorTypeError):
+        jss.parse("TRUE = 'a'", dialect="rabbitmq-jms")
+    with pytest.raises(jss.SelectorError):
+        jss.parse("a.b = 1", dialect="rabbitmq")

@@ -226,7 +226,7 @@ class TestErrors:
     def test_non_ascii_digits_are_not_digits(self, dialect):
         # Python's \d and int() accept Arabic-Indic digits: `1٣` must not read as 13.
         err = lex_error("x = 1٣", dialect)
-        if dialect == "jms":  # ٣ is a Java identifier part: glued to the number, one bad literal
+        if DIALECTS[dialect].unicode_identifiers:  # ٣ is a Java identifier part: glued to the number, one bad literal
             assert err.message == "invalid numeric literal '1٣'"
             assert err.span == Span(4, 6)
         else:
@@ -247,6 +247,9 @@ class TestErrors:
 
     @BOTH
     def test_not_equal_written_c_style(self, dialect):
+        if DIALECTS[dialect].bang_equals:  # RabbitMQ's SQL filter: another spelling of <>
+            assert types("a != 1", dialect) == ["IDENTIFIER", "NE", "EXACT_NUMERIC"]
+            return
         err = lex_error("a != 1", dialect)
         assert err.message == "unexpected '!=' (use = and <>)"
         assert err.span == Span(2, 4)
