@@ -13,6 +13,9 @@ Built in:
 - ``jms``: the JMS specification text (as restated by IBM MQ, WSO2, Solace and others).
 - ``activemq``: ActiveMQ Classic 5.17, measured with its own selector engine
   (``../shared/oracle/activemq``).
+- ``artemis``, ``qpid`` (Broker-J), ``qpid-jms``, ``rabbitmq`` (the broker's SQL filter),
+  ``rabbitmq-jms`` (JMS client + topic exchange): each judged against its broker's own test suite
+  (issue #14, README "Broker dialects").
 """
 from __future__ import annotations
 
@@ -22,7 +25,7 @@ from typing import Mapping
 
 from .types import JmsType as _T
 
-__all__ = ["Dialect", "JMS", "ACTIVEMQ", "DIALECTS", "get_dialect", "JMS_HEADERS", "ACTIVEMQ_COMPARISON_PROMOTION",
+__all__ = ["Dialect", "JMS", "ACTIVEMQ", "ARTEMIS", "QPID", "QPID_JMS", "RABBITMQ", "RABBITMQ_JMS", "DIALECTS", "get_dialect", "JMS_HEADERS", "ACTIVEMQ_COMPARISON_PROMOTION",
            "ARITY", "HEADER_TYPES", "delivery_mode_name"]
 
 #: Headers the JMS specification makes selectable.
