@@ -13,6 +13,9 @@ Built in:
 - ``jms``: the JMS specification text (as restated by IBM MQ, WSO2, Solace and others).
 - ``activemq``: ActiveMQ Classic 5.17, measured with its own selector engine
   (``../shared/oracle/activemq``).
+- ``artemis``, ``qpid`` (Broker-J), ``qpid-jms``, ``rabbitmq`` (the broker's SQL filter),
+  ``rabbitmq-jms`` (JMS client + topic exchange): each judged against its broker's own test suite
+  (issue #14, README "Broker dialects").
 """
 from __future__ import annotations
 
@@ -22,7 +25,7 @@ from typing import Mapping
 
 from .types import JmsType as _T
 
-__all__ = ["Dialect", "JMS", "ACTIVEMQ", "DIALECTS", "get_dialect", "JMS_HEADERS", "ACTIVEMQ_COMPARISON_PROMOTION",
+__all__ = ["Dialect", "JMS", "ACTIVEMQ", "ARTEMIS", "QPID", "QPID_JMS", "RABBITMQ", "RABBITMQ_JMS", "DIALECTS", "get_dialect", "JMS_HEADERS", "ACTIVEMQ_COMPARISON_PROMOTION",
            "ARITY", "HEADER_TYPES", "delivery_mode_name"]
 
 #: Headers the JMS specification makes selectable.
@@ -154,6 +157,40 @@ class Dialect:
         Comparisons between a string and a number or boolean convert the string with the Java
         ``valueOf`` of the other operand's class (ActiveMQ's ``ComparisonExpression.compare``
         under the prefix; invalid text compares FALSE).
+
+    Issue #14 (``artemis``, ``qpid``, ``qpid-jms``, ``qpid-cpp``, ``rabbitmq``):
+
+    quoted_identifiers : bool
+        ``"any text"`` is an identifier (``""`` inside stands for ``"``), so properties such as
+        ``a.test`` or ``hyphenated-prop`` can be named (Artemis, Qpid Broker-J, qpid-jms).
+    chained_comparisons : bool
+        With ``not_binds_tighter`` False: the predicates chain as in ActiveMQ's grammar (``a = b =
+        c`` is ``(a = b) = c``) while ``NOT`` still takes a whole predicate (Qpid Broker-J).
+    bang_equals : bool
+        ``!=`` is another spelling of ``<>`` (RabbitMQ's SQL filter).
+    ordering_literal_checks : bool
+        Reject at parse time a string or boolean literal as an operand of ``< > <= >=`` or
+        BETWEEN (JMS). Without it they are evaluated (RabbitMQ: strings in lexical order, a string
+        against a number FALSE).
+    value_conditions : bool
+        Any expression may stand where a condition is expected (``+weight`` as a whole selector,
+        RabbitMQ); it is TRUE only when its value is a boolean TRUE.
+    strict_like_patterns : bool
+        A LIKE pattern holding a control character (below U+0020, or U+007F) or ending in its
+        escape character is invalid (RabbitMQ's ``check_char``, ``invalid_escape_at_end``).
+    max_tokens : int | None
+        Most tokens a selector may have (RabbitMQ: 200).
+    escape_code_points : bool
+        An ESCAPE is one Unicode character (a code point, RabbitMQ's Erlang lists) rather than
+        one Java char (UTF-16 unit).
+    ordered_booleans : bool
+        With ``string_ordering``: ``<`` etc. on two booleans order FALSE before TRUE (ActiveMQ's
+        ``Comparable``); otherwise they compare FALSE (RabbitMQ orders numbers and strings only).
+    dotted_identifiers : bool
+        ``.`` may continue an identifier (``period.bool.prop``: the RabbitMQ JMS client).
+    constant_type_checks : bool
+        A comparison of two literals of unlike types (``TRUE = 'a'``) is invalid (the RabbitMQ
+        JMS client's type checker).
     """
 
     name: str
@@ -186,6 +223,18 @@ class Dialect:
     jdk: int = 17
     string_conversion_prefix: bool = False
     convert_string_expressions: bool = False
+    # -- issue #14: artemis, qpid, qpid-jms, qpid-cpp, rabbitmq --------------------------------
+    quoted_identifiers: bool = False
+    chained_comparisons: bool = False
+    bang_equals: bool = False
+    ordering_literal_checks: bool = True
+    value_conditions: bool = False
+    strict_like_patterns: bool = False
+    max_tokens: "int | None" = None
+    escape_code_points: bool = False
+    ordered_booleans: bool = True
+    dotted_identifiers: bool = False
+    constant_type_checks: bool = False
 
     def __post_init__(self):
         if self.null_equality not in ("unknown", "activemq"):
@@ -271,7 +320,54 @@ ACTIVEMQ = Dialect(
     string_conversion_prefix=True,
 )
 
-DIALECTS = MappingProxyType({d.name: d for d in (JMS, ACTIVEMQ)})
+# -- issue #14: the brokers whose selector test suites tests/conformance/other-brokers.jsonl carries --
+_AMQ_FAMILY = dict(functions=frozenset(), string_conversion_prefix=False, quoted_identifiers=True)
+
+ARTEMIS = ACTIVEMQ.derive(
+    name="artemis",
+    **_AMQ_FAMILY,
+    headers=JMS_HEADERS | {"JMSExpiration"},
+    header_aliases=MappingProxyType({"AMQUserID": "JMSMessageID", "AMQPriority": "JMSPriority",
+                                     "AMQTimestamp": "JMSTimestamp", "AMQExpiration": "JMSExpiration"}),
+)
+
+QPID_JMS = ACTIVEMQ.derive(name="qpid-jms", **_AMQ_FAMILY)
+
+QPID = ACTIVEMQ.derive(name="qpid", **_AMQ_FAMILY, not_binds_tighter=False, chained_comparisons=True)
+
+#: RabbitMQ's broker-side filter for AMQP 1.0 consumers (rabbit_amqp_filter_sql, Erlang): JMS
+#: selectors as the SQL Filter Expressions draft extends them.
+RABBITMQ = JMS.derive(
+    name="rabbitmq",
+    integer_division="double",
+    modulo=True,
+    string_ordering=True,
+    ordered_booleans=False,
+    ne_is_not_eq=True,
+    null_between_is_false=False,
+    static_operand_checks=False,
+    ordering_literal_checks=False,
+    value_conditions=True,
+    bang_equals=True,
+    strict_like_patterns=True,
+    max_length=4096,
+    max_tokens=200,
+    escape_code_points=True,
+)
+
+#: The RabbitMQ JMS client (its parser and type checker) with the JMS topic exchange plugin that
+#: evaluates the selector (sjx_evaluator, Erlang).
+RABBITMQ_JMS = JMS.derive(
+    name="rabbitmq-jms",
+    integer_division="double",
+    string_ordering=True,
+    ne_is_not_eq=True,
+    null_between_is_false=False,
+    dotted_identifiers=True,
+    constant_type_checks=True,
+)
+
+DIALECTS = MappingProxyType({d.name: d for d in (JMS, ACTIVEMQ, ARTEMIS, QPID, QPID_JMS, RABBITMQ, RABBITMQ_JMS)})
 
 
 def get_dialect(dialect: "str | Dialect") -> Dialect:

@@ -100,7 +100,7 @@ class Rules:
             return NumericOrder(t, t.is_approximate and self._d.compare_to_doubles)
         if not op.is_ordering:
             return Order.PLAIN
-        if not self._d.string_ordering:
+        if not self._d.string_ordering or (lf != "string" and not self._d.ordered_booleans):
             return Order.FALSE
         return Order.UTF16 if lf == "string" else Order.PLAIN
 

@@ -59,7 +59,7 @@ class _Grammar:
     # -- helpers -----------------------------------------------------------------------------
     def _tok_span(self, p, i) -> Span:
         value = p[i]
-        raw = value[1] if isinstance(value, tuple) else value
+        raw = value[1] if isinstance(value, tuple) else getattr(value, "raw", value)
         return Span(p.lexpos(i), p.lexpos(i) + len(raw))
 
     def _span(self, p, first, last) -> Span:
@@ -71,7 +71,16 @@ class _Grammar:
         raise cls(message, self.text, span)
 
     def _broker_like(self, pattern, escape, span):
-        """ActiveMQ's reading of an escape character outside U+0010..U+00FF (`activemq_like`)."""
+        """ActiveMQ's reading of an escape character outside U+0010..U+00FF (`activemq_like`);
+        RabbitMQ's pattern checks (``strict_like_patterns``)."""
+        if self.dialect.strict_like_patterns:
+            bad = next((c for c in pattern + (escape or "") if c < " " or c == "\x7f"), None)
+            if bad is not None:
+                self._fail(SelectorSyntaxError, f"control character {bad!r} in a LIKE pattern (the"
+                           f" {self.dialect.name!r} dialect rejects them)", span)
+            trailing = len(pattern) - len(pattern.rstrip(escape)) if escape else 0
+            if trailing % 2:
+                self._fail(SelectorSyntaxError, "a LIKE pattern cannot end in its escape character", span)
         if not self.dialect.like_escape_as_hex:
             return pattern, escape
         try:
@@ -131,7 +140,7 @@ class _Grammar:
 
     def p_primary_identifier(self, p):
         "primary : IDENTIFIER"
-        p[0] = n.Identifier(p[1], span=self._tok_span(p, 1))
+        p[0] = n.Identifier(str(p[1]), span=self._tok_span(p, 1))
 
     def p_primary_group(self, p):
         "primary : LPAREN conditional_expression RPAREN"
@@ -177,7 +186,9 @@ class _Grammar:
         char, span = p[2][0], self._tok_span(p, 2)
         # One Java char: a character outside the BMP is two UTF-16 units, which ActiveMQ rejects
         # (`escape.length() != 1`, the oracle) and which no Java-based broker can take either.
-        if len(char.encode("utf-16-le", "surrogatepass")) != 2:
+        if len(char) == 1 and self.dialect.escape_code_points:
+            pass  # one code point: RabbitMQ reads the pattern as a list of code points
+        elif len(char.encode("utf-16-le", "surrogatepass")) != 2:
             hint = " (a character outside the Basic Multilingual Plane is two Java chars)" if len(char) == 1 else ""
             self._fail(SelectorSyntaxError, f"ESCAPE must be exactly one character, not {p[2][1]}{hint}", span)
         p[0] = (char, span)
@@ -206,7 +217,7 @@ class _Grammar:
     def p_error(self, tok):
         if tok is None:
             self._fail(SelectorSyntaxError, "unexpected end of selector", Span(len(self.text), len(self.text)))
-        raw = tok.value[1] if isinstance(tok.value, tuple) else tok.value
+        raw = tok.value[1] if isinstance(tok.value, tuple) else getattr(tok.value, "raw", tok.value)
         hint = ""
         if tok.type == "NULL":
             hint = " (NULL is not a value: test it with IS NULL / IS NOT NULL)"
@@ -336,8 +347,11 @@ class _ActiveMQGrammar(_Grammar):
 
     # SelectorParser.jj's functionCallExpr: a name and one or more arguments (`MAKELIST()` is a
     # parse error there); each function then checks its argument count (`isValid`).
+    # (`_BrokerJGrammar` inherits this and the rules above.)
     def p_primary_function(self, p):
         "primary : IDENTIFIER LPAREN argument_list RPAREN"
+        if hasattr(p[1], "raw"):  # a quoted name is a property, never a function
+            self._fail(SelectorSyntaxError, "unexpected '('", self._tok_span(p, 2))
         name = p[1].upper()
         if name not in self.dialect.functions:
             known = ", ".join(sorted(self.dialect.functions)) or "none"
@@ -365,11 +379,35 @@ class _ActiveMQGrammar(_Grammar):
         p[0] = n.Literal(None, JmsType.NULL, span=self._tok_span(p, 1))
 
 
+class _BrokerJGrammar(_ActiveMQGrammar):
+    """Qpid Broker-J's SelectorParser.jj: ActiveMQ's chained predicates, but ``NOT`` takes a whole
+    equality expression (``LOOKAHEAD(<NOT> equalityExpression())``), so ``NOT a = 1`` is
+    ``NOT (a = 1)``. Broker-J also accepts ``NOT`` inside arithmetic (``a + NOT b = 1``); here NOT
+    stands only where a condition does."""
+
+    def p_and(self, p):
+        "and_expression : and_expression AND not_expression"
+        p[0] = self._logical(n.And, p)
+
+    def p_not(self, p):
+        "not_expression : NOT not_expression"
+        p[0] = n.Not(p[2], span=self._span(p, 1, 2))
+
+    def p_pass(self, p):
+        """conditional_expression : and_expression
+        and_expression : not_expression
+        not_expression : equality_expression
+        equality_expression : comparison_expression
+        comparison_expression : additive_expression"""
+        p[0] = p[1]
+
+
 class _Parser:
     """A built PLY parser plus the lexer for one dialect. Not thread-safe: use under `lock`."""
 
     def __init__(self, dialect: Dialect):
-        grammar_cls = _ActiveMQGrammar if dialect.not_binds_tighter else _SqlGrammar
+        grammar_cls = (_ActiveMQGrammar if dialect.not_binds_tighter
+                       else _BrokerJGrammar if dialect.chained_comparisons else _SqlGrammar)
         if grammar_cls.p_selector.__doc__ is None:
             raise RuntimeError("the selector grammar lives in docstrings; it cannot be built under python -OO")
         self.grammar = grammar_cls(dialect)
@@ -383,6 +421,11 @@ class _Parser:
             self.grammar.text = text
             tokens = self.lexer.tokenize(text)
             _check_paren_depth(tokens_checked := [], tokens, text)
+            limit = self.grammar.dialect.max_tokens
+            if limit is not None and len(tokens_checked) > limit:
+                tok = tokens_checked[limit]
+                raise SelectorSyntaxError(f"selector has more than the {self.grammar.dialect.name} limit of"
+                                          f" {limit} tokens", text, Span(tok.lexpos, len(text)))
             it = iter(tokens_checked)
             return self.yacc.parse(tokenfunc=lambda: next(it, None))
 

@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 import jms_selector_spark as jss
+from broker_suites import SUITES
 from oracle import decode_value
 
 HERE = Path(__file__).parent
@@ -54,6 +55,8 @@ def test_corpus(dialect):
         got = run_case(case, dialect)
         if got != case[dialect]:
             failures.append(f"{corpus}:{case['id']}: {case['selector']!r} expected {case[dialect]!r}, got {got!r}")
+    if checked == 0 and dialect in SUITES:
+        pytest.skip("a broker dialect of issue #14: judged against its broker's suite in test_broker_suites.py")
     assert checked > 0
     assert not failures, f"{len(failures)}/{checked} cases differ:\n" + "\n".join(failures[:40])
 

@@ -28,6 +28,11 @@ SIGNATURES = 12
 ROWS_PER_SIGNATURE = 150
 
 
+def fn_name(dialect: str) -> str:
+    """A SQL function name part for a dialect (``qpid-jms`` → ``qpid_jms``)."""
+    return dialect.replace("-", "_")
+
+
 def _batch(gen, rng, dialect):
     """(ddl, rows, cases): one type signature, a generated selector and message per row."""
     types = {name: rng.choice(TYPES) for name in NAMES}
@@ -49,7 +54,7 @@ def _batch(gen, rng, dialect):
 def test_jms_match_per_row_selectors_equal_evaluate(spark, dialect):
     from gen import CaseGenerator
 
-    register(spark, dialect=dialect, name=f"m_{dialect}")
+    register(spark, dialect=dialect, name=f"m_{fn_name(dialect)}")
     gen, rng = CaseGenerator(20261123, dialect), random.Random(7)
     batches = [_batch(gen, rng, dialect) for _ in range(SIGNATURES)]
     checked = invalid = 0
@@ -58,9 +63,9 @@ def test_jms_match_per_row_selectors_equal_evaluate(spark, dialect):
             for ddl, rows, cases in batches:
                 df = spark.createDataFrame([(i,) + r for i, r in enumerate(rows)], "i int, " + ddl)
                 cols = ", ".join(f"`{c}`" for c in HEADER_NAMES + NAMES)
-                got = df.selectExpr("i", f"m_{dialect}_3vl(selector, struct({cols})) AS v3",
-                                    f"m_{dialect}(selector, struct({cols})) AS v",
-                                    f"m_{dialect}_selector_error(selector) AS err").collect()
+                got = df.selectExpr("i", f"m_{fn_name(dialect)}_3vl(selector, struct({cols})) AS v3",
+                                    f"m_{fn_name(dialect)}(selector, struct({cols})) AS v",
+                                    f"m_{fn_name(dialect)}_selector_error(selector) AS err").collect()
                 for r in got:
                     sel, props, want = cases[r["i"]]
                     if want == "invalid":
@@ -101,10 +106,10 @@ VARIANT_CASES = [
 
 
 def test_jms_match_on_variant_properties(spark, dialect):
-    register(spark, dialect=dialect, name=f"v_{dialect}")
+    register(spark, dialect=dialect, name=f"v_{fn_name(dialect)}")
     df = spark.createDataFrame([(i, s, json.dumps(p)) for i, (s, p) in enumerate(VARIANT_CASES)],
                                "i int, selector string, js string").selectExpr("i", "selector", "parse_json(js) AS properties")
-    got = {r["i"]: r["v"] for r in df.selectExpr("i", f"v_{dialect}_3vl(selector, struct(properties)) AS v").collect()}
+    got = {r["i"]: r["v"] for r in df.selectExpr("i", f"v_{fn_name(dialect)}_3vl(selector, struct(properties)) AS v").collect()}
     assert [got[i] for i in range(len(VARIANT_CASES))] == [
         jss.evaluate(s, properties=p, dialect=dialect) for s, p in VARIANT_CASES]
 

@@ -60,7 +60,16 @@ class CaseGenerator:
     def __init__(self, seed: int, dialect: str = "jms"):
         self.rng = random.Random(seed)
         self.dialect = dialect
-        self.activemq = dialect == "activemq"
+        # The constructs a dialect has, from its table entry: an ActiveMQ-family dialect (artemis,
+        # qpid, qpid-jms) gets the extended literals, `%`, string `+` and its own names too.
+        from jms_selector_spark.dialects import get_dialect
+
+        d = get_dialect(dialect)
+        self.activemq = d.extended_literals and d.modulo and d.string_concatenation
+        self.reserved = bool(d.reserved_words)
+        self.quoted = d.quoted_identifiers
+        self.bang = d.bang_equals
+        self.dotted = d.dotted_identifiers
 
     # -- messages ---------------------------------------------------------------------------
     def value_of(self, t: str):
@@ -119,8 +128,12 @@ class CaseGenerator:
         r = self.rng
         k = r.random()
         if depth <= 0 or k < 0.45:
-            if self.activemq and r.random() < 0.01:
+            if self.reserved and r.random() < 0.01:
                 return r.choice(RESERVED_NAMES)
+            if self.dotted and r.random() < 0.05:
+                return r.choice(NAMES) + "." + r.choice(NAMES)
+            if self.quoted and r.random() < 0.1:  # "a" names property a; "a""b" property a"b
+                return r.choice(['"' + r.choice(NAMES) + '"', '"a""b"', '"a.b"', '"NOT"'])
             return r.choice(NAMES)
         if k < 0.7:
             return self.literal()
@@ -162,7 +175,7 @@ class CaseGenerator:
             return f"({self.predicate(depth - 1)})"
         k = r.random()
         if k < 0.4:
-            op = r.choice(["=", "<>", "<", ">", "<=", ">="])
+            op = r.choice(["=", "<>", "<", ">", "<=", ">="] + (["!="] if self.bang else []))
             return f"{self.value(depth - 1)} {op} {self.value(depth - 1)}"
         if k < 0.5:
             neg = "NOT " if r.random() < 0.4 else ""

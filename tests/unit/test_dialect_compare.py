@@ -48,7 +48,7 @@ def test_table_has_a_column_per_dialect_and_real_answers():
     header = table.splitlines()[0]
     for name in DIALECTS:
         assert f"`{name}`" in header
-    got = {row.construct: answers(row) for row in ROWS}
+    got = {row.construct: {d: a for d, a in answers(row).items() if d in ("jms", "activemq")} for row in ROWS}
     # a few answers checked by hand against the README's prose (not computed here)
     assert got["`/` on two exact numerics"] == {"jms": "TRUE", "activemq": "FALSE"}
     assert got["`a = b`, both NULL"] == {"jms": "UNKNOWN", "activemq": "TRUE"}

@@ -21,6 +21,7 @@ from gen import NAMES, TYPES, CaseGenerator
 
 from jms_selector_spark import ACTIVEMQ, JMS, Dialect, SelectorError, evaluate, parse
 from jms_selector_spark.backends.arrow_columns import ARROW_TYPES as ARROW
+from jms_selector_spark.dialects import get_dialect
 from jms_selector_spark.backends.vectorized import VectorizedEvaluator, evaluate_batch
 from jms_selector_spark.nodes import And, CompareOp, Comparison, Identifier, IsNull, Unary, UnaryOp
 from jms_selector_spark.selector import Selector
@@ -136,7 +137,7 @@ def test_random_selectors_over_static_columns(dialect):
     for batch in range(10):
         rows, cols = _static_batch(gen, rng, 60, ["plain", "chunked", "sliced", "large"][batch % 4])
         checked += check_all(parsed([gen.selector() for _ in range(50)], dialect), cols, rows)
-    assert checked >= 25_000
+    assert checked >= 24_500  # a few generated selectors are invalid in each dialect
 
 
 # -- edge cases -------------------------------------------------------------------------------
@@ -244,7 +245,8 @@ def test_like_every_escape_variety(dialect):
     rows = [row({"s": s}, {"s": "string"}) for s in subjects]
     cols = {"s": (JmsType.STRING, pa.array(subjects, pa.string()))}
     sels = parsed(texts, dialect)
-    assert len(sels) > 1400
+    # RabbitMQ rejects patterns with a control character or a trailing escape
+    assert len(sels) > (1000 if get_dialect(dialect).strict_like_patterns else 1400)
     check_all(sels, cols, rows)
     # a LIKE on a value that is not always a string: FALSE (TRUE negated) on the others, NULL UNKNOWN
     rows, cols = edge_batch()
