@@ -2,16 +2,18 @@
 from __future__ import annotations
 
 import functools
+import re
 from dataclasses import dataclass
 
 from . import nodes as n
 from .checker import check
-from .dialects import DIALECTS, Dialect, get_dialect
-from .errors import SelectorSyntaxError
+from .dialects import DIALECTS, ZERO_ID, Dialect, get_dialect
+from .errors import SelectorSyntaxError, SelectorTypeError
 from .lexer import CONVERT_PREFIX
 from .parser import MAX_LENGTH, parse_tree
 from .source import Span
 from .printer import to_text
+from .types import JmsType
 from .visitor import ensure_recursion_room
 
 __all__ = ["Selector", "parse", "as_selector"]
@@ -128,11 +130,37 @@ def _parse_cached(text: str, dialect: Dialect, max_length: int = MAX_LENGTH) -> 
     if root is not None:
         ensure_recursion_room(n.depth(root))
         check(root, dialect, text)
+        if dialect.zero_id_wildcard and ZERO_ID_FORM.fullmatch(text):
+            # IBM MQ: MQGET with MQMI_NONE / MQCI_NONE returns any message (DIALECTS.md §1): the
+            # exact form, and only it, is TRUE for every message (the text keeps the user's form).
+            root = n.Literal(True, JmsType.BOOLEAN, span=root.span)
+        if dialect.reject_constant_false:
+            _reject_constant_false(root, dialect, text)
     if dialect.string_conversion_prefix and text.startswith(CONVERT_PREFIX):
         # ActiveMQ's `convert_string_expressions:` prefix: the same tree, compared with string
         # conversion (Dialect.convert_string_expressions).
         dialect = dialect.derive(convert_string_expressions=True)
     return Selector(text, root, dialect)
+
+
+#: The whole selector ``JMSMessageID='ID:'+48 zeros`` (or JMSCorrelationID), Java blanks around ``=``.
+ZERO_ID_FORM = re.compile(r"[ \t\f\r\n]*(?:JMSMessageID|JMSCorrelationID)[ \t\f\r\n]*=[ \t\f\r\n]*'"
+                          + ZERO_ID + r"'[ \t\f\r\n]*")
+
+
+def _reject_constant_false(root: n.Node, dialect: Dialect, text: str) -> None:
+    """IBM MQ's MQRC_SELECTOR_ALWAYS_FALSE: a selector naming no header or property that is FALSE.
+
+    The value is the reference interpreter's, asked once with no message (nothing is read):
+    the rule is that of the evaluation, not a second copy of it.
+    """
+    if any(isinstance(node, (n.Identifier, n.FunctionCall)) for node in n.walk(root)):
+        return
+    from .interpreter import ReferenceInterpreter  # evaluation code, only for this parse-time rule
+
+    if ReferenceInterpreter(lambda name: None, dialect).truth(root) is False:
+        raise SelectorTypeError(f"the selector is FALSE for every message, which the {dialect.name!r} dialect"
+                                " rejects (MQRC_SELECTOR_ALWAYS_FALSE, 2504)", text, root.span)
 
 
 def _function_hint(err: SelectorSyntaxError, text: str, dialect: Dialect) -> "SelectorSyntaxError | None":
