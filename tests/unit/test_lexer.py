@@ -9,10 +9,11 @@ from __future__ import annotations
 import pytest
 
 from jms_selector_spark import ACTIVEMQ, JMS, SelectorSyntaxError, SelectorTypeError
+from jms_selector_spark.dialects import DIALECTS
 from jms_selector_spark.lexer import SelectorLexer, is_java_identifier_part, is_java_identifier_start
 from jms_selector_spark.source import Span
 
-LEXERS = {"jms": SelectorLexer(JMS), "activemq": SelectorLexer(ACTIVEMQ)}
+LEXERS = {name: SelectorLexer(d) for name, d in DIALECTS.items()}
 BOTH = pytest.mark.usefixtures("dialect")  # tests/conftest.py: every dialect in DIALECTS
 
 
@@ -225,7 +226,7 @@ class TestErrors:
     def test_non_ascii_digits_are_not_digits(self, dialect):
         # Python's \d and int() accept Arabic-Indic digits: `1٣` must not read as 13.
         err = lex_error("x = 1٣", dialect)
-        if dialect == "jms":  # ٣ is a Java identifier part: glued to the number, one bad literal
+        if DIALECTS[dialect].unicode_identifiers:  # ٣ is a Java identifier part: glued to the number, one bad literal
             assert err.message == "invalid numeric literal '1٣'"
             assert err.span == Span(4, 6)
         else:
