@@ -148,6 +148,14 @@ ZERO_ID_FORM = re.compile(r"[ \t\f\r\n]*(?:JMSMessageID|JMSCorrelationID)[ \t\f\
                           + ZERO_ID + r"'[ \t\f\r\n]*")
 
 
+def parse_time_rules(dialect: Dialect) -> dict:
+    """A dialect's parse-time rules that `lint` warns about (read here, in the front end):
+    ``zero_id_wildcard``, ``reject_constant_false``, ``extended_literals`` (bool) and
+    ``max_bytes`` (int or None)."""
+    return {"zero_id_wildcard": dialect.zero_id_wildcard, "reject_constant_false": dialect.reject_constant_false,
+            "extended_literals": dialect.extended_literals, "max_bytes": dialect.max_length}
+
+
 def _reject_constant_false(root: n.Node, dialect: Dialect, text: str) -> None:
     """IBM MQ's MQRC_SELECTOR_ALWAYS_FALSE: a selector naming no header or property that is FALSE.
 
