@@ -179,7 +179,9 @@ class Dialect:
         IBM MQ: a selector that is exactly ``JMSMessageID='ID:'+48 zeros`` or
         ``JMSCorrelationID='ID:'+48 zeros`` (blanks around ``=`` allowed, nothing else) matches
         every message, also one without a correlation id (the client gets the first message with
-        MQMI_NONE/MQCI_NONE). Any other form is plain string equality. Decided at parse time.
+        MQMI_NONE/MQCI_NONE). In that exact form a non-zero id compares as bytes, so lower-case hex
+        selects the id an archive holds as ``ID:`` + upper-case hex. Any other form is plain string
+        equality. Decided at parse time.
     reject_constant_false : bool
         IBM MQ: a selector that refers to no header or property and is FALSE is invalid
         (``MQRC_SELECTOR_ALWAYS_FALSE``, 2504): ``1 = 2``, ``FALSE``, ``'a' = 'b'``.

@@ -130,10 +130,8 @@ def _parse_cached(text: str, dialect: Dialect, max_length: int = MAX_LENGTH) -> 
     if root is not None:
         ensure_recursion_room(n.depth(root))
         check(root, dialect, text)
-        if dialect.zero_id_wildcard and ZERO_ID_FORM.fullmatch(text):
-            # IBM MQ: MQGET with MQMI_NONE / MQCI_NONE returns any message (DIALECTS.md §1): the
-            # exact form, and only it, is TRUE for every message (the text keeps the user's form).
-            root = n.Literal(True, JmsType.BOOLEAN, span=root.span)
+        if dialect.zero_id_wildcard:
+            root = _match_option_form(root, text)
         if dialect.reject_constant_false:
             _reject_constant_false(root, dialect, text)
     if dialect.string_conversion_prefix and text.startswith(CONVERT_PREFIX):
@@ -146,6 +144,27 @@ def _parse_cached(text: str, dialect: Dialect, max_length: int = MAX_LENGTH) -> 
 #: The whole selector ``JMSMessageID='ID:'+48 zeros`` (or JMSCorrelationID), Java blanks around ``=``.
 ZERO_ID_FORM = re.compile(r"[ \t\f\r\n]*(?:JMSMessageID|JMSCorrelationID)[ \t\f\r\n]*=[ \t\f\r\n]*'"
                           + ZERO_ID + r"'[ \t\f\r\n]*")
+#: The same form with any 48 hex digits: IBM MQ's MQMO_MATCH_MSG_ID / MQMO_MATCH_CORREL_ID path.
+ID_FORM = re.compile(r"[ \t\f\r\n]*(?:JMSMessageID|JMSCorrelationID)[ \t\f\r\n]*=[ \t\f\r\n]*'ID:[0-9A-Fa-f]{48}'"
+                     r"[ \t\f\r\n]*")
+
+
+def _match_option_form(root: n.Node, text: str) -> n.Node:
+    """IBM MQ's reading of a selector that is exactly ``JMSMessageID='ID:<48 hex>'`` (or
+    JMSCorrelationID; DIALECTS.md §1): the client gets the message by its 24 id bytes.
+
+    All zeros (MQMI_NONE / MQCI_NONE) return any message: TRUE for every message (the text keeps
+    the user's form). Other ids compare as bytes, so lower-case hex selects the message whose id
+    the archive holds as IBM writes it, ``ID:`` + upper-case hex (inferred). Any other form is
+    plain string equality.
+    """
+    if ZERO_ID_FORM.fullmatch(text):
+        return n.Literal(True, JmsType.BOOLEAN, span=root.span)
+    if ID_FORM.fullmatch(text) and root.right.value != root.right.value.upper():
+        lit = root.right
+        return n.Comparison(root.op, root.left, n.Literal("ID:" + lit.value[3:].upper(), lit.type, span=lit.span),
+                            span=root.span)
+    return root
 
 
 def parse_time_rules(dialect: Dialect) -> dict:

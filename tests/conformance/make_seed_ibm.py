@@ -70,6 +70,16 @@ for m in IBM_MSGS:
     case("ibmmq", f"JMSMessageID='{REAL_ID}'", IBM_MSGS[m], T if m != "zero" else F, T if m != "zero" else F, src)
     case("ibmmq", f"JMSCorrelationID='{REAL_CORREL}'", IBM_MSGS[m], T if m == "real" else (U if m == "bare" else F),
          T if m == "real" else (U if m == "bare" else F), src)
+src = f"{S1} non-zero ids compare as bytes in the exact form: lower-case hex (inferred); shorter hex unknown: equality"
+LOWER = "ID:" + REAL_ID[3:].lower()
+for m in IBM_MSGS:
+    hit = T if m != "zero" else F
+    case("ibmmq", f"JMSMessageID='{LOWER}'", IBM_MSGS[m], hit, F, src)
+    case("ibmmq", f"JMSCorrelationID = '{'ID:' + REAL_CORREL[3:].lower()}'", IBM_MSGS[m],
+         T if m == "real" else (U if m == "bare" else F), F if m != "bare" else U, src)
+    case("ibmmq", f"JMSMessageID='{LOWER}' AND TRUE", IBM_MSGS[m], F, F, src + " (not the exact form)")
+    case("ibmmq", f"(JMSMessageID='{LOWER}')", IBM_MSGS[m], F, F, src + " (not the exact form)")
+    case("ibmmq", "JMSMessageID='ID:414d5120'", IBM_MSGS[m], F, F, src)
 src = f"{S1} constant FALSE rejected (MQRC_SELECTOR_ALWAYS_FALSE); q023000_"
 for sel in ("1 = 2", "TRUE = FALSE", "FALSE", "2 > 3", "'a' = 'b'", "NOT TRUE", "1 IS NULL", "1 + 1 = 3",
             "TRUE AND FALSE", "'abc' LIKE 'x%'", "1 BETWEEN 2 AND 3", "(FALSE)", "1 = 2.5"):

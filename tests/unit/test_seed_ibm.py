@@ -97,3 +97,12 @@ def test_cli_check_lint_takes_the_ibm_dialects():
     run = subprocess.run([sys.executable, "-m", "jms_selector_spark", "check", "--dialect", "mqe", "a = 1 OR b = 2"],
                          capture_output=True, text=True)
     assert run.returncode != 0 and "OR is not supported" in run.stdout + run.stderr, run
+
+
+def test_ibmmq_exact_form_compares_id_bytes():
+    real = "ID:414D51207061756C745639314C545320C57C1A5F25ECE602"
+    lower = "ID:" + real[3:].lower()
+    assert jss.evaluate(f"JMSMessageID='{lower}'", {"JMSMessageID": real}, dialect="ibmmq") is True
+    assert jss.evaluate(f"JMSMessageID='{lower}'", {"JMSMessageID": real}, dialect="jms") is False
+    assert jss.evaluate(f"JMSMessageID='{lower}' AND TRUE", {"JMSMessageID": real}, dialect="ibmmq") is False
+    assert jss.parse(f"JMSMessageID='{lower}'", dialect="ibmmq").text == f"JMSMessageID='{lower}'"
