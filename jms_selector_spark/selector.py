@@ -76,7 +76,8 @@ def parse(selector: str, *, dialect: "str | Dialect" = "jms", max_length: int = 
     selector : str
         The selector text. Empty or blank means "no selector" (every message matches).
     dialect : str or Dialect, default "jms"
-        ``"jms"`` (the specification) or ``"activemq"`` (ActiveMQ Classic 5.17).
+        ``"jms"`` (the specification), ``"activemq"`` (ActiveMQ Classic 5.17), ``"ibmmq"`` (IBM MQ
+        classes for JMS) or ``"mqe"`` (IBM MQ Everyplace); see `jms_selector_spark.dialects`.
     max_length : int, default 65,536
         The longest selector accepted, in characters (a guard against runaway input). A longer
         selector, such as an IN list of 10,000 items, needs a larger limit here; the `Selector`
