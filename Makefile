@@ -8,7 +8,7 @@ export PYSPARK_PYTHON := $(abspath $(PY))
 export PYSPARK_DRIVER_PYTHON := $(abspath $(PY))
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: setup demo test test-unit test-spark bench dist golden doctest clean
+.PHONY: setup demo test test-unit test-spark bench dist golden dialect-table doctest clean
 
 setup: $(VENV)/.installed
 
@@ -51,6 +51,10 @@ dist: setup
 # Rewrite sql/golden/*.sql with today's translations (on purpose; review with git diff sql/golden).
 golden: setup
 	$(PY) sql/regen.py
+
+# Rewrite README's dialect table (a column per dialect of DIALECTS, a row per dialect_table.ROWS).
+dialect-table: setup
+	$(PY) -m jms_selector_spark.dialect_table --write README.md
 
 clean:
 	rm -rf build dist *.egg-info .pytest_cache .hypothesis spark-warehouse metastore_db

@@ -14,11 +14,14 @@ Public API (the names are stable)::
     route_report(routed, subscriptions, ...) -> dict          # errors and outcome counts
     explain_routing(schema, subscriptions, ...) -> str        # the routing plan
     lint(selector, dialect="jms", schema=None, **binding) -> list[LintWarning]
+    compare_dialects(selector, a, b, schema=None) -> DialectComparison   # a witness message, or how it searched
+    migration_report(messages, subscriptions, from_dialect, to_dialect) -> MigrationReport
 
 Nothing here imports Spark; the Spark entry points import it when called.
 """
 from ._version import __version__
 from .api import explain_filter, jms_filter, selector_to_column, selector_to_sql
+from .dialect_compare import DialectComparison, TypedMessage, compare_dialects
 from .dialects import ACTIVEMQ, JMS, Dialect, get_dialect
 from .errors import (
     BindingOptionError,
@@ -31,6 +34,7 @@ from .errors import (
 )
 from .interpreter import evaluate
 from .lint import LintWarning, lint
+from .migration import MigrationReport, SubscriptionChange, migration_report
 from .route_plan import explain_routing
 from .routing import Subscription, route, route_report, routing_rules, subscription_errors
 from .selector import Selector, parse
@@ -54,6 +58,12 @@ __all__ = [
     "explain_routing",
     "lint",
     "LintWarning",
+    "compare_dialects",
+    "DialectComparison",
+    "TypedMessage",
+    "migration_report",
+    "MigrationReport",
+    "SubscriptionChange",
     "Subscription",
     "subscription_errors",
     "Selector",

@@ -458,6 +458,8 @@ def build_parser() -> argparse.ArgumentParser:
     plan.add_argument("--schema", type=schema_arg, metavar="NAME:TYPE,...",
                       help="flat column types; without it, guessed from use")
     plan.set_defaults(run=_cmd_route_plan, command_parser=plan)
+    from .cli_migrate import add_commands  # compare-dialects, migration-report (issue #14)
+    add_commands(sub)
     return parser
 
 
