@@ -139,7 +139,8 @@ class ColumnRef:
     type : JmsType
         The JMS type of every value (DYNAMIC for VARIANT, NULL for missing).
     conversion : str or None
-        ``"delivery_mode"`` (int column → 'PERSISTENT'/'NON_PERSISTENT'), ``"epoch_millis"``
+        ``"delivery_mode"`` (int column → 'PERSISTENT'/'NON_PERSISTENT'), ``"delivery_mode_code"``
+        (MQe: string column → the int 2/1), ``"epoch_millis"``
         (TIMESTAMP → long), ``"decimal"`` (DECIMAL → long/double), or None.
     spark_type : str
         The Spark type name of the source (``typeName()``), for messages and explain.
@@ -291,12 +292,18 @@ def _resolve(name, selector, fields, props_type, header_columns, binding) -> Col
         if column not in fields:
             return ColumnRef(name, (), "missing", JmsType.NULL, header=True)
         dt = fields[column]
-        want = HEADER_TYPES.get(header, JmsType.STRING)
+        want = d.header_type(header)
         ref = _typed_ref(selector, name, (column,), "column", dt, header=True)
-        if header == "JMSDeliveryMode" and ref.type.is_exact:
+        if header == "JMSDeliveryMode" and ref.type.is_exact and want is JmsType.STRING:
             return ColumnRef(name, (column,), "column", JmsType.STRING, "delivery_mode", ref.spark_type, True)
+        if header == "JMSDeliveryMode" and ref.type is JmsType.STRING and want is JmsType.INT:
+            # MQe: the int constant, from a 'PERSISTENT'/'NON_PERSISTENT' column
+            return ColumnRef(name, (column,), "column", JmsType.INT, "delivery_mode_code", ref.spark_type, True)
         if want.is_exact and not ref.type.is_exact or want is JmsType.STRING and ref.type is not JmsType.STRING:
             _unselectable(selector, name, column, dt, f": header {header} needs a {want.value} column")
+        if d.header_typed_literals and want.is_exact and ref.conversion is None and ref.type is not want:
+            # MQe: a header holds its own type (JMSPriority an int) whatever the column's width
+            return ColumnRef(name, (column,), "column", want, None, ref.spark_type, True)
         return ref
     if props_type is not None:
         kind = props_type.typeName()

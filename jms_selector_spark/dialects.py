@@ -16,6 +16,12 @@ Built in:
 - ``artemis``, ``qpid`` (Broker-J), ``qpid-jms``, ``rabbitmq`` (the broker's SQL filter),
   ``rabbitmq-jms`` (JMS client + topic exchange): each judged against its broker's own test suite
   (issue #14, README "Broker dialects").
+- ``ibmmq``: IBM MQ classes for JMS (queue-manager selection): ``jms`` plus the all-zero
+  message/correlation id wildcard, constant-FALSE rejection, a 10,240-byte limit and hex/octal/L
+  literals (DIALECTS.md §1).
+- ``mqe``: IBM WebSphere MQ Everyplace: only AND, ``=`` and IS NULL; exact types without numeric
+  promotion; header literals take the header's type; JMSDeliveryMode is the int 2/1
+  (DIALECTS.md §2).
 """
 from __future__ import annotations
 
@@ -25,8 +31,9 @@ from typing import Mapping
 
 from .types import JmsType as _T
 
-__all__ = ["Dialect", "JMS", "ACTIVEMQ", "ARTEMIS", "QPID", "QPID_JMS", "RABBITMQ", "RABBITMQ_JMS", "DIALECTS", "get_dialect", "JMS_HEADERS", "ACTIVEMQ_COMPARISON_PROMOTION",
-           "ARITY", "HEADER_TYPES", "delivery_mode_name"]
+__all__ = ["Dialect", "JMS", "ACTIVEMQ", "IBMMQ", "MQE", "ARTEMIS", "QPID", "QPID_JMS", "RABBITMQ", "RABBITMQ_JMS", "DIALECTS", "get_dialect", "JMS_HEADERS",
+           "ACTIVEMQ_COMPARISON_PROMOTION", "ARITY", "HEADER_TYPES", "delivery_mode_name", "delivery_mode_code",
+           "OPERATORS", "ZERO_ID"]
 
 #: Headers the JMS specification makes selectable.
 JMS_HEADERS = frozenset(
@@ -59,6 +66,20 @@ def delivery_mode_name(value):
     if value in ("PERSISTENT", "NON_PERSISTENT"):
         return value
     raise ValueError(f"JMSDeliveryMode must be 'PERSISTENT', 'NON_PERSISTENT', 1 or 2, not {value!r}")
+
+
+def delivery_mode_code(value):
+    """JMS delivery mode as the int constant (MQe): 'PERSISTENT' or 2 → 2, 'NON_PERSISTENT' or 1 → 1."""
+    return 2 if delivery_mode_name(value) == "PERSISTENT" else 1
+
+
+#: Operator names `Dialect.operators` can list (the surface forms; ``unary -`` is a sign on a
+#: non-literal operand: signed literals such as ``-957`` are literals).
+OPERATORS = frozenset({"OR", "AND", "NOT", "=", "<>", "<", ">", "<=", ">=", "BETWEEN", "NOT BETWEEN", "IN", "NOT IN",
+                       "LIKE", "NOT LIKE", "IS NULL", "IS NOT NULL", "+", "-", "*", "/", "%", "unary +", "unary -"})
+
+#: IBM MQ's all-zero identifier (MQMI_NONE / MQCI_NONE) as a JMS id string: ``ID:`` + 48 zeros.
+ZERO_ID = "ID:" + "0" * 48
 
 
 @dataclass(frozen=True)
@@ -191,6 +212,29 @@ class Dialect:
     constant_type_checks : bool
         A comparison of two literals of unlike types (``TRUE = 'a'``) is invalid (the RabbitMQ
         JMS client's type checker).
+
+    Issue #13 (``ibmmq``, ``mqe``):
+
+    zero_id_wildcard : bool
+        IBM MQ: a selector that is exactly ``JMSMessageID='ID:'+48 zeros`` or
+        ``JMSCorrelationID='ID:'+48 zeros`` (blanks around ``=`` allowed, nothing else) matches
+        every message, also one without a correlation id (the client gets the first message with
+        MQMI_NONE/MQCI_NONE). In that exact form a non-zero id compares as bytes, so lower-case hex
+        selects the id an archive holds as ``ID:`` + upper-case hex. Any other form is plain string
+        equality. Decided at parse time.
+    reject_constant_false : bool
+        IBM MQ: a selector that refers to no header or property and is FALSE is invalid
+        (``MQRC_SELECTOR_ALWAYS_FALSE``, 2504): ``1 = 2``, ``FALSE``, ``'a' = 'b'``.
+    operators : frozenset or None
+        The operators the dialect has (names from `OPERATORS`); any other is a syntax error at
+        its position. None: every operator of the grammar (MQe: only AND, ``=``, IS NULL).
+    header_typed_literals : bool
+        MQe: an exact literal compared with a header takes the header's type (int for JMSPriority
+        and JMSDeliveryMode, long for JMSTimestamp/JMSExpiration), and a header column is read as
+        the header's own type whatever its integer width. Property literals keep long/double.
+    delivery_mode_int : bool
+        MQe: JMSDeliveryMode is the int constant (PERSISTENT = 2, NON_PERSISTENT = 1), not the
+        strings ``'PERSISTENT'``/``'NON_PERSISTENT'`` of JMS.
     """
 
     name: str
@@ -235,12 +279,20 @@ class Dialect:
     ordered_booleans: bool = True
     dotted_identifiers: bool = False
     constant_type_checks: bool = False
+    # -- ibmmq / mqe (issue #13, seed-ibm) --
+    zero_id_wildcard: bool = False
+    reject_constant_false: bool = False
+    operators: "frozenset | None" = None
+    header_typed_literals: bool = False
+    delivery_mode_int: bool = False
 
     def __post_init__(self):
         if self.null_equality not in ("unknown", "activemq"):
             raise ValueError(f"null_equality must be 'unknown' or 'activemq', not {self.null_equality!r}")
         if self.integer_division not in ("truncate", "double"):
             raise ValueError(f"integer_division must be 'truncate' or 'double', not {self.integer_division!r}")
+        if self.operators is not None and not self.operators <= OPERATORS:
+            raise ValueError(f"operators: unknown {sorted(self.operators - OPERATORS)}; known: {sorted(OPERATORS)}")
 
     def __hash__(self):
         return hash(self.name)
@@ -257,6 +309,12 @@ class Dialect:
         """The header a selector name refers to, or None when it names a property."""
         name = self.header_aliases.get(name, name)
         return name if name in self.headers else None
+
+    def header_type(self, header: str) -> _T:
+        """The JMS type of a header's value in this dialect (`HEADER_TYPES`; MQe's int JMSDeliveryMode)."""
+        if header == "JMSDeliveryMode" and self.delivery_mode_int:
+            return _T.INT
+        return HEADER_TYPES.get(header, _T.STRING)
 
     def derive(self, **changes) -> "Dialect":
         """A copy with some rules changed (``JMS.derive(name="mine", modulo=True)``)."""
@@ -367,7 +425,27 @@ RABBITMQ_JMS = JMS.derive(
     constant_type_checks=True,
 )
 
-DIALECTS = MappingProxyType({d.name: d for d in (JMS, ACTIVEMQ, ARTEMIS, QPID, QPID_JMS, RABBITMQ, RABBITMQ_JMS)})
+# -- ibmmq / mqe (issue #13, seed-ibm): DIALECTS.md §1 and §2 --
+IBMMQ = JMS.derive(
+    name="ibmmq",
+    max_length=10240,
+    extended_literals=True,
+    zero_id_wildcard=True,
+    reject_constant_false=True,
+)
+
+MQE = JMS.derive(
+    name="mqe",
+    operators=frozenset({"AND", "=", "IS NULL"}),
+    # "Only values of the same type can be compared", without JMS's numeric-promotion exception
+    comparison_promotion=MappingProxyType({(t, t): t for t in _NUMERIC}),
+    header_typed_literals=True,
+    delivery_mode_int=True,
+    headers=JMS_HEADERS | {"JMSExpiration"},
+)
+
+DIALECTS = MappingProxyType({d.name: d for d in (JMS, ACTIVEMQ, IBMMQ, MQE, ARTEMIS, QPID, QPID_JMS, RABBITMQ,
+                                                  RABBITMQ_JMS)})
 
 
 def get_dialect(dialect: "str | Dialect") -> Dialect:

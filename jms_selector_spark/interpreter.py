@@ -11,7 +11,7 @@ from typing import Mapping
 
 from . import nodes as n
 from . import semantics as sem
-from .dialects import HEADER_TYPES, Dialect, delivery_mode_name
+from .dialects import Dialect, delivery_mode_code, delivery_mode_name
 from .functions import call_function
 from .lowering import rules_for
 from .selector import as_selector
@@ -35,9 +35,10 @@ def message_resolver(headers: "Mapping | None", properties: "Mapping | None", di
             value = headers.get(header)
             if value is None:
                 return None
+            t = dialect.header_type(header)
             if header == "JMSDeliveryMode":
-                value = delivery_mode_name(value)
-            return typed(header, value, HEADER_TYPES.get(header, JmsType.STRING))
+                value = delivery_mode_name(value) if t is JmsType.STRING else delivery_mode_code(value)
+            return typed(header, value, t)
         return typed(name, properties.get(name), types.get(name))
 
     return resolve

@@ -88,6 +88,35 @@ class _Grammar:
         except BrokerLikeError as e:
             self._fail(SelectorSyntaxError, str(e), span)
 
+    def _allow(self, name: str, span: Span):
+        """Reject an operator the dialect does not have (`Dialect.operators`; MQe's subset)."""
+        ops = self.dialect.operators
+        if ops is not None and name not in ops:
+            have = ", ".join(sorted(ops, key=lambda o: (o.strip("=<>") != "", o)))
+            self._fail(SelectorSyntaxError, f"{name} is not supported by the {self.dialect.name!r} dialect"
+                       f" (it has only {have})", span)
+
+    def _keywords(self, p, first, last) -> Span:
+        """The span of tokens ``first..last`` (an operator such as NOT BETWEEN or IS NOT NULL)."""
+        return self._tok_span(p, first).cover(self._tok_span(p, last))
+
+    def _header_typed(self, left, right):
+        """MQe (`Dialect.header_typed_literals`): an exact literal compared with a header takes the
+        header's type (``JMSPriority = 4`` compares an int); one that does not fit stays a long."""
+        if not self.dialect.header_typed_literals:
+            return left, right
+
+        def retype(lit, other):
+            if not (isinstance(lit, n.Literal) and lit.type.is_exact and isinstance(other, n.Identifier)):
+                return lit
+            header = self.dialect.header_for(other.name)
+            t = None if header is None else self.dialect.header_type(header)
+            if t is None or not t.is_exact or (t is JmsType.INT and not INT_MIN <= lit.value <= INT_MAX):
+                return lit
+            return n.Literal(lit.value, t, span=lit.span)
+
+        return retype(left, right), retype(right, left)
+
     def _logical(self, cls, p):
         left, right = p[1], p[3]
         ops = (left.operands if type(left) is cls else (left,)) + (right,)
@@ -108,6 +137,7 @@ class _Grammar:
         if p[2] == "%" and not self.dialect.modulo:
             self._fail(SelectorSyntaxError, f"unexpected '%' (the {self.dialect.name!r} dialect has no modulo)",
                        self._tok_span(p, 2))
+        self._allow(p[2], self._tok_span(p, 2))
         p[0] = n.Arithmetic(_ARITH[p[2]], p[1], p[3], span=self._span(p, 1, 3))
 
     def p_arithmetic_pass(self, p):
@@ -119,6 +149,8 @@ class _Grammar:
         """unary_expression : PLUS unary_expression
                             | MINUS unary_expression"""
         operand, span = p[2], self._span(p, 1, 2)
+        if not (isinstance(operand, n.Literal) and operand.type.is_numeric):
+            self._allow(f"unary {p[1]}", self._tok_span(p, 1))
         if p[1] == "+" and self.dialect.unary_plus_identity:
             p[0] = operand  # ActiveMQ: `+x` is x, whatever x is (so `+'a' < 1` is rejected)
         elif isinstance(operand, n.Literal) and operand.type.is_numeric:
@@ -229,14 +261,17 @@ class _SqlGrammar(_Grammar):
 
     def p_or(self, p):
         "conditional_expression : conditional_expression OR conditional_term"
+        self._allow("OR", self._tok_span(p, 2))
         p[0] = self._logical(n.Or, p)
 
     def p_and(self, p):
         "conditional_term : conditional_term AND conditional_factor"
+        self._allow("AND", self._tok_span(p, 2))
         p[0] = self._logical(n.And, p)
 
     def p_not(self, p):
         "conditional_factor : NOT conditional_factor"
+        self._allow("NOT", self._tok_span(p, 1))
         p[0] = n.Not(p[2], span=self._span(p, 1, 2))
 
     def p_pass(self, p):
@@ -254,18 +289,22 @@ class _SqlGrammar(_Grammar):
                      | additive_expression GT additive_expression
                      | additive_expression LE additive_expression
                      | additive_expression GE additive_expression"""
-        p[0] = n.Comparison(_COMPARE[p[2]], p[1], p[3], span=self._span(p, 1, 3))
+        self._allow(p[2], self._tok_span(p, 2))
+        left, right = self._header_typed(p[1], p[3])
+        p[0] = n.Comparison(_COMPARE[p[2]], left, right, span=self._span(p, 1, 3))
 
     def p_between(self, p):
         """predicate : additive_expression BETWEEN additive_expression AND additive_expression
                      | additive_expression NOT BETWEEN additive_expression AND additive_expression"""
         neg = len(p) == 7
+        self._allow("NOT BETWEEN" if neg else "BETWEEN", self._keywords(p, 2, 2 + neg))
         p[0] = n.Between(p[1], p[3 + neg], p[5 + neg], negated=neg, span=self._span(p, 1, len(p) - 1))
 
     def p_like(self, p):
         """predicate : additive_expression LIKE pattern escape
                      | additive_expression NOT LIKE pattern escape"""
         neg = len(p) == 6
+        self._allow("NOT LIKE" if neg else "LIKE", self._keywords(p, 2, 2 + neg))
         pattern, pspan = p[3 + neg]
         escape, espan = p[4 + neg]
         span = p[1].span.cover(espan or pspan)
@@ -276,11 +315,13 @@ class _SqlGrammar(_Grammar):
         """predicate : additive_expression IN LPAREN in_list RPAREN
                      | additive_expression NOT IN LPAREN in_list RPAREN"""
         neg = len(p) == 7
+        self._allow("NOT IN" if neg else "IN", self._keywords(p, 2, 2 + neg))
         p[0] = n.InList(p[1], p[4 + neg], negated=neg, span=self._span(p, 1, len(p) - 1))
 
     def p_is_null(self, p):
         """predicate : additive_expression IS NULL
                      | additive_expression IS NOT NULL"""
+        self._allow("IS NOT NULL" if len(p) == 5 else "IS NULL", self._keywords(p, 2, len(p) - 1))
         p[0] = n.IsNull(p[1], negated=len(p) == 5, span=self._span(p, 1, len(p) - 1))
 
 
@@ -289,10 +330,12 @@ class _ActiveMQGrammar(_Grammar):
 
     def p_or(self, p):
         "conditional_expression : conditional_expression OR and_expression"
+        self._allow("OR", self._tok_span(p, 2))
         p[0] = self._logical(n.Or, p)
 
     def p_and(self, p):
         "and_expression : and_expression AND equality_expression"
+        self._allow("AND", self._tok_span(p, 2))
         p[0] = self._logical(n.And, p)
 
     def p_pass(self, p):
@@ -305,11 +348,14 @@ class _ActiveMQGrammar(_Grammar):
     def p_equality(self, p):
         """equality_expression : equality_expression EQ comparison_expression
                                | equality_expression NE comparison_expression"""
-        p[0] = n.Comparison(_COMPARE[p[2]], p[1], p[3], span=self._span(p, 1, 3))
+        self._allow(p[2], self._tok_span(p, 2))
+        left, right = self._header_typed(p[1], p[3])
+        p[0] = n.Comparison(_COMPARE[p[2]], left, right, span=self._span(p, 1, 3))
 
     def p_is_null(self, p):
         """equality_expression : equality_expression IS NULL
                                | equality_expression IS NOT NULL"""
+        self._allow("IS NOT NULL" if len(p) == 5 else "IS NULL", self._keywords(p, 2, len(p) - 1))
         p[0] = n.IsNull(p[1], negated=len(p) == 5, span=self._span(p, 1, len(p) - 1))
 
     def p_comparison(self, p):
@@ -317,18 +363,22 @@ class _ActiveMQGrammar(_Grammar):
                                  | comparison_expression GT additive_expression
                                  | comparison_expression LE additive_expression
                                  | comparison_expression GE additive_expression"""
-        p[0] = n.Comparison(_COMPARE[p[2]], p[1], p[3], span=self._span(p, 1, 3))
+        self._allow(p[2], self._tok_span(p, 2))
+        left, right = self._header_typed(p[1], p[3])
+        p[0] = n.Comparison(_COMPARE[p[2]], left, right, span=self._span(p, 1, 3))
 
     def p_between(self, p):
         """comparison_expression : comparison_expression BETWEEN additive_expression AND additive_expression
                                  | comparison_expression NOT BETWEEN additive_expression AND additive_expression"""
         neg = len(p) == 7
+        self._allow("NOT BETWEEN" if neg else "BETWEEN", self._keywords(p, 2, 2 + neg))
         p[0] = n.Between(p[1], p[3 + neg], p[5 + neg], negated=neg, span=self._span(p, 1, len(p) - 1))
 
     def p_like(self, p):
         """comparison_expression : comparison_expression LIKE pattern escape
                                  | comparison_expression NOT LIKE pattern escape"""
         neg = len(p) == 6
+        self._allow("NOT LIKE" if neg else "LIKE", self._keywords(p, 2, 2 + neg))
         pattern, pspan = p[3 + neg]
         escape, espan = p[4 + neg]
         span = p[1].span.cover(espan or pspan)
@@ -339,10 +389,12 @@ class _ActiveMQGrammar(_Grammar):
         """comparison_expression : comparison_expression IN LPAREN in_list RPAREN
                                  | comparison_expression NOT IN LPAREN in_list RPAREN"""
         neg = len(p) == 7
+        self._allow("NOT IN" if neg else "IN", self._keywords(p, 2, 2 + neg))
         p[0] = n.InList(p[1], p[4 + neg], negated=neg, span=self._span(p, 1, len(p) - 1))
 
     def p_not(self, p):
         "unary_expression : NOT unary_expression"
+        self._allow("NOT", self._tok_span(p, 1))
         p[0] = n.Not(p[2], span=self._span(p, 1, 2))
 
     # SelectorParser.jj's functionCallExpr: a name and one or more arguments (`MAKELIST()` is a

@@ -100,6 +100,11 @@ def _convert(ref, arr: pa.Array):
         ints = arr.cast(pa.int64())
         return pc.if_else(pc.equal(ints, 2), "PERSISTENT",
                           pc.if_else(pc.equal(ints, 1), "NON_PERSISTENT", pa.scalar(None, pa.string())))
+    if conv == "delivery_mode_code":  # MQe: the int constant
+        strings = arr if pa.types.is_string(arr.type) else arr.cast(pa.string())
+        return pc.if_else(pc.equal(strings, "PERSISTENT"), pa.scalar(2, pa.int32()),
+                          pc.if_else(pc.equal(strings, "NON_PERSISTENT"), pa.scalar(1, pa.int32()),
+                                     pa.scalar(None, pa.int32())))
     if conv == "epoch_millis":
         unit = arr.type.unit
         per_ms = {"s": None, "ms": 1, "us": 1000, "ns": 1_000_000}[unit]

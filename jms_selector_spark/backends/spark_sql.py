@@ -125,6 +125,8 @@ class SparkSqlGenerator(SqlComparisons, SqlArithmetic, NodeVisitor):
         conv = ref.conversion
         if conv == "delivery_mode":
             sql = f"CASE {sql} WHEN 2 THEN 'PERSISTENT' WHEN 1 THEN 'NON_PERSISTENT' END"
+        elif conv == "delivery_mode_code":  # MQe: the int constant
+            sql = f"CASE {sql} WHEN 'PERSISTENT' THEN 2 WHEN 'NON_PERSISTENT' THEN 1 END"
         elif conv == "epoch_millis":
             if ref.spark_type == "timestamp_ntz":
                 sql = f"timestampdiff(MILLISECOND, TIMESTAMP_NTZ'1970-01-01 00:00:00', {sql})"

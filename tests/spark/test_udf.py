@@ -22,7 +22,8 @@ NAMES = ["a", "b", "c", "s", "t", "x"]
 TYPES = ["boolean", "byte", "short", "int", "long", "float", "double", "string"]
 SPARK_TYPE = {"boolean": "boolean", "byte": "tinyint", "short": "smallint", "int": "int", "long": "bigint",
               "float": "float", "double": "double", "string": "string"}
-HEADER_DDL = "JMSType string, JMSPriority int, JMSDeliveryMode string, JMSTimestamp bigint, JMSCorrelationID string"
+HEADER_DDL = ("JMSType string, JMSPriority int, JMSDeliveryMode string, JMSTimestamp bigint, JMSCorrelationID string,"
+              " JMSMessageID string, JMSExpiration bigint")
 HEADER_NAMES = [h.split()[0] for h in HEADER_DDL.split(", ")]
 SIGNATURES = 12
 ROWS_PER_SIGNATURE = 150
@@ -110,8 +111,15 @@ def test_jms_match_on_variant_properties(spark, dialect):
     df = spark.createDataFrame([(i, s, json.dumps(p)) for i, (s, p) in enumerate(VARIANT_CASES)],
                                "i int, selector string, js string").selectExpr("i", "selector", "parse_json(js) AS properties")
     got = {r["i"]: r["v"] for r in df.selectExpr("i", f"v_{fn_name(dialect)}_3vl(selector, struct(properties)) AS v").collect()}
-    assert [got[i] for i in range(len(VARIANT_CASES))] == [
-        jss.evaluate(s, properties=p, dialect=dialect) for s, p in VARIANT_CASES]
+    assert [got[i] for i in range(len(VARIANT_CASES))] == [_three_valued(s, p, dialect) for s, p in VARIANT_CASES]
+
+
+def _three_valued(selector, properties, dialect):
+    """`evaluate`, or None (what the _3vl function gives) for a selector the dialect rejects (MQe: `>`)."""
+    try:
+        return jss.evaluate(selector, properties=properties, dialect=dialect)
+    except jss.SelectorError:
+        return None
 
 
 def test_jms_filter_hybrid_pushes_the_native_part(spark, tmp_path):

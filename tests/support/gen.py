@@ -40,6 +40,7 @@ RESERVED_NAMES = ["xpath", "XQUERY", "XPath", "xquery"]
 JAVA_TEXTS = ["4.9E-324", "5.0E-324", "1.0E-323", "9.9E-324", "9.999999999999999E22", "1.0E23", "2.0E22", "2.14748365E9",
               "2.1474836E9", "2.147483648E9", "1.4E-45", "1.0E-45", "9.223372036854776E18", "1.0E7", "1.0E-4", "4.35", "0.1",
               "1.0", "NaN", "Infinity", "-0.0"]
+ZERO_ID = "ID:" + "0" * 48  # IBM MQ's MQMI_NONE / MQCI_NONE
 ESCAPES = ["!", "\\", "a", "%", "_"]
 TYPES = ["boolean", "byte", "short", "int", "long", "float", "double", "string"]
 _RANGE = {"byte": (-128, 127), "short": (-32768, 32767), "int": (INT_MIN, INT_MAX), "long": (LONG_MIN, LONG_MAX)}
@@ -70,6 +71,8 @@ class CaseGenerator:
         self.quoted = d.quoted_identifiers
         self.bang = d.bang_equals
         self.dotted = d.dotted_identifiers
+        self.ibmmq = d.zero_id_wildcard  # + hex/octal/L literals, the zero-id wildcard (issue #13)
+        self.mqe = d.operators is not None  # only AND, = and IS NULL; headers as MQe types them
 
     # -- messages ---------------------------------------------------------------------------
     def value_of(self, t: str):
@@ -107,12 +110,20 @@ class CaseGenerator:
         }
         if r.random() < 0.5:
             headers["JMSCorrelationID"] = r.choice(["ID:1", "abc", ""])
+        if self.ibmmq or self.mqe:  # extra draws only here: the jms/activemq streams are unchanged
+            headers["JMSMessageID"] = r.choice([ZERO_ID, "ID:414D51207061756C745639314C545320C57C1A5F25ECE602", "ID:1"])
+            if r.random() < 0.3:
+                headers["JMSCorrelationID"] = ZERO_ID
+            if self.mqe and r.random() < 0.7:
+                headers["JMSExpiration"] = r.choice([0, 5000, LONG_MAX])
+            if self.mqe and r.random() < 0.2:
+                headers.pop("JMSPriority")
         return headers, props, types
 
     # -- selectors --------------------------------------------------------------------------
     def literal(self):
         r = self.rng
-        if self.activemq and r.random() < 0.06:
+        if (self.activemq or self.ibmmq) and r.random() < 0.06:
             return r.choice(BOUNDARY_LITERALS)
         k = r.random()
         if k < 0.35:
@@ -163,8 +174,37 @@ class CaseGenerator:
         c = r.randint(0x100, 0xFFFF)
         return chr(c) if not 0xD800 <= c <= 0xDFFF else "☺"
 
+    def mqe_predicate(self, depth: int) -> str:
+        """MQe's language: AND, =, IS NULL, parentheses; now and then an operator it rejects."""
+        r = self.rng
+        k = r.random()
+        if depth > 0 and k < 0.3:
+            return f"{self.mqe_predicate(depth - 1)} {r.choice(['AND', 'and'])} {self.mqe_predicate(depth - 1)}"
+        if depth > 0 and k < 0.36:
+            return f"({self.mqe_predicate(depth - 1)})"
+        k = r.random()
+        if k < 0.35:
+            return f"{r.choice(NAMES)} = {self.literal()}"
+        if k < 0.55:
+            header = r.choice(["JMSPriority", "JMSDeliveryMode", "JMSTimestamp", "JMSExpiration", "JMSType"])
+            lit = r.choice(["0", "1", "2", "4", "9", "5000", "1767225600000", "2.0", "4.0", "'PERSISTENT'", "'car'",
+                            "3000000000", "-1", self.literal()])
+            return f"{header} = {lit}" if r.random() < 0.8 else f"{lit} = {header}"
+        if k < 0.65:
+            return f"{r.choice(NAMES)} = {r.choice(NAMES + ['JMSPriority'])}"
+        if k < 0.8:
+            return f"{r.choice(NAMES + ['JMSExpiration', 'JMSCorrelationID'])} IS NULL"
+        if k < 0.9:
+            return r.choice(NAMES)
+        if k < 0.95:
+            return f"{self.literal()} = {self.literal()}"
+        return r.choice([f"{r.choice(NAMES)} <> 1", f"{r.choice(NAMES)} IS NOT NULL", "a = 1 OR b = 2", "NOT a",
+                         "a + 1 = 2", "-a = 1", "a BETWEEN 1 AND 2", "a IN ('x')", "a LIKE 'x'"])
+
     def predicate(self, depth: int) -> str:
         r = self.rng
+        if self.mqe:
+            return self.mqe_predicate(depth)
         k = r.random()
         if depth > 0 and k < 0.22:
             op = r.choice([" AND ", " OR ", " and ", " or "])
@@ -211,6 +251,9 @@ class CaseGenerator:
         return text[:pos] + text[pos + 1:]
 
     def selector(self) -> str:
+        if self.ibmmq and self.rng.random() < 0.05:  # IBM MQ's all-zero id wildcard, exact or not
+            return self.rng.choice([f"JMSMessageID='{ZERO_ID}'", f"JMSCorrelationID = '{ZERO_ID}'",
+                                    f"JMSMessageID='{ZERO_ID}' AND a IS NULL", f"(JMSCorrelationID='{ZERO_ID}')"])
         text = self.predicate(self.rng.randint(1, 4))
         if self.rng.random() < 0.08:
             text = self.break_text(text)
