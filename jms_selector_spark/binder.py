@@ -30,8 +30,9 @@ from types import MappingProxyType
 from typing import Mapping
 
 from . import nodes as n
-from .dialects import HEADER_TYPES
+from .dialects import HEADER_TYPES, JMS_ALL_HEADERS
 from .errors import BindingOptionError, SelectorBindingError
+from .lowering import rules_for
 from .selector import Selector
 from .types import JmsType
 
@@ -143,6 +144,12 @@ class ColumnRef:
         (TIMESTAMP → long), ``"decimal"`` (DECIMAL → long/double), or None.
     spark_type : str
         The Spark type name of the source (``typeName()``), for messages and explain.
+    header : bool
+        The name is a header (``missing`` then means the table has no column for it).
+    default : object
+        A header's value where the column is NULL or absent (`lowering.HeaderRule`; WSO2's unset
+        JMSTimestamp reads 0); with ``access == "missing"`` the value of every row (WSO2's
+        JMSRedelivered: FALSE). None: NULL.
     """
 
     name: str
@@ -152,6 +159,7 @@ class ColumnRef:
     conversion: "str | None" = None
     spark_type: str = ""
     header: bool = False
+    default: object = None
 
 
 @dataclass(frozen=True)
@@ -229,7 +237,7 @@ def bind(selector: Selector, schema, binding: "Binding | None" = None) -> BoundS
     # Columns holding a JMS header are never read as properties, even for a header the dialect
     # does not make selectable (in `jms`, JMSExpiration names a property, which such a table
     # does not have: NULL).
-    header_columns = {binding.headers.get(h, h) for h in selector.dialect.headers | HEADER_TYPES.keys()}
+    header_columns = {binding.headers.get(h, h) for h in selector.dialect.headers | JMS_ALL_HEADERS}
     refs = {}
     for name in selector.identifiers:
         refs[name] = _declared(_resolve(name, selector, fields, props_type, header_columns, binding), selector,
@@ -283,21 +291,33 @@ def _typed_ref(selector, name, path, access, data_type, header=False) -> ColumnR
     return ColumnRef(name, path, access, jms, conv, data_type.typeName(), header)
 
 
+def _header_ref(name, header, selector, fields, binding) -> ColumnRef:
+    """A header: its column (``headers=`` may rename it), as `lowering.Rules.header` says the
+    dialect reads it (fixed, or a default where the message has no value)."""
+    rule = rules_for(selector.dialect).header(header)
+    want = HEADER_TYPES.get(header, JmsType.STRING)
+    column = binding.headers.get(header, header)
+    if rule.fixed or column not in fields:
+        if rule.value is None:
+            return ColumnRef(name, (), "missing", JmsType.NULL, header=True)
+        return ColumnRef(name, (), "missing", want, header=True, default=rule.value)
+    dt = fields[column]
+    ref = _typed_ref(selector, name, (column,), "column", dt, header=True)
+    if header == "JMSDeliveryMode" and ref.type.is_exact:
+        ref = ColumnRef(name, (column,), "column", JmsType.STRING, "delivery_mode", ref.spark_type, True)
+    elif (want.is_exact and not ref.type.is_exact or want is JmsType.STRING and ref.type is not JmsType.STRING
+          or want is JmsType.BOOLEAN and ref.type is not JmsType.BOOLEAN):
+        _unselectable(selector, name, column, dt, f": header {header} needs a {want.value} column")
+    if rule.value is not None:
+        ref = ColumnRef(ref.name, ref.path, ref.access, ref.type, ref.conversion, ref.spark_type, True, rule.value)
+    return ref
+
+
 def _resolve(name, selector, fields, props_type, header_columns, binding) -> ColumnRef:
     d = selector.dialect
     header = d.header_for(name)
     if header is not None:
-        column = binding.headers.get(header, header)
-        if column not in fields:
-            return ColumnRef(name, (), "missing", JmsType.NULL, header=True)
-        dt = fields[column]
-        want = HEADER_TYPES.get(header, JmsType.STRING)
-        ref = _typed_ref(selector, name, (column,), "column", dt, header=True)
-        if header == "JMSDeliveryMode" and ref.type.is_exact:
-            return ColumnRef(name, (column,), "column", JmsType.STRING, "delivery_mode", ref.spark_type, True)
-        if want.is_exact and not ref.type.is_exact or want is JmsType.STRING and ref.type is not JmsType.STRING:
-            _unselectable(selector, name, column, dt, f": header {header} needs a {want.value} column")
-        return ref
+        return _header_ref(name, header, selector, fields, binding)
     if props_type is not None:
         kind = props_type.typeName()
         if kind == "struct":

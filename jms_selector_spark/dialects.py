@@ -13,6 +13,9 @@ Built in:
 - ``jms``: the JMS specification text (as restated by IBM MQ, WSO2, Solace and others).
 - ``activemq``: ActiveMQ Classic 5.17, measured with its own selector engine
   (``../shared/oracle/activemq``).
+- ``wso2``: WSO2 Message Broker 3.x (andes), whose engine is ActiveMQ's of 2006 (r450141), as
+  Qpid Java 0.1x copied it: measured on that code (``../shared/DIALECTS.md`` §3).
+- ``solace``: Solace PubSub+ (seed 004 and Solace's "Selectors" pages; §4).
 """
 from __future__ import annotations
 
@@ -22,7 +25,7 @@ from typing import Mapping
 
 from .types import JmsType as _T
 
-__all__ = ["Dialect", "JMS", "ACTIVEMQ", "DIALECTS", "get_dialect", "JMS_HEADERS", "ACTIVEMQ_COMPARISON_PROMOTION",
+__all__ = ["Dialect", "JMS", "ACTIVEMQ", "WSO2", "SOLACE", "DIALECTS", "SOLACE_HEADERS", "JMS_ALL_HEADERS", "get_dialect", "JMS_HEADERS", "ACTIVEMQ_COMPARISON_PROMOTION",
            "ARITY", "HEADER_TYPES", "delivery_mode_name"]
 
 #: Headers the JMS specification makes selectable.
@@ -42,7 +45,20 @@ HEADER_TYPES = MappingProxyType({
     "JMSExpiration": _T.LONG,
     "JMSReplyTo": _T.STRING,
     "JMSDestination": _T.STRING,
+    # Solace-only headers (seed 004: no JMS name; selectable through si sn ex ct ce)
+    "SenderID": _T.STRING,
+    "SequenceNo": _T.LONG,
+    "Expiration": _T.LONG,
+    "HttpContentType": _T.STRING,
+    "HttpContentEncoding": _T.STRING,
 })
+
+#: The JMS message headers (the selectable six and the four others): a table's columns holding
+#: them are never read as properties, in any dialect (see `binder.bind`).
+JMS_ALL_HEADERS = JMS_HEADERS | {"JMSRedelivered", "JMSExpiration", "JMSReplyTo", "JMSDestination"}
+
+#: Solace's headers that have no JMS name: selectable only through their aliases.
+SOLACE_HEADERS = frozenset({"SenderID", "SequenceNo", "Expiration", "HttpContentType", "HttpContentEncoding"})
 
 
 def delivery_mode_name(value):
@@ -97,6 +113,7 @@ class Dialect:
     null_equality : str
         ``"unknown"``: ``=`` with a NULL operand is UNKNOWN (SQL, JMS). ``"activemq"``: NULL on
         the left is UNKNOWN, NULL only on the right is FALSE, NULL on both sides is TRUE.
+        ``"andes"`` (WSO2, ActiveMQ before AMQ-5281): NULL on one side is FALSE, on both TRUE.
     ne_is_not_eq : bool
         ``a <> b`` is ``NOT (a = b)``, so unlike types give TRUE (ActiveMQ); otherwise ``<>`` of
         unlike types is FALSE like every other comparison of unlike types.
@@ -154,6 +171,31 @@ class Dialect:
         Comparisons between a string and a number or boolean convert the string with the Java
         ``valueOf`` of the other operand's class (ActiveMQ's ``ComparisonExpression.compare``
         under the prefix; invalid text compares FALSE).
+    logic : str
+        (wso2/solace, issue 13) ``"kleene"``: AND/OR are SQL's three-valued operators.
+        ``"andes"``: ActiveMQ r450141's ``LogicExpression`` (WSO2): ``a AND b`` is UNKNOWN as soon
+        as ``a`` is, else FALSE when ``a`` is, else ``b``; ``a OR b`` is TRUE when ``a`` is, else
+        ``b`` (so ``UNKNOWN AND FALSE`` is UNKNOWN and ``UNKNOWN OR FALSE`` FALSE). BETWEEN and
+        NOT BETWEEN, built from AND/OR there, follow the same rule.
+    require_eof : bool
+        The whole text must be one selector. False (WSO2's grammar has no ``<EOF>``): parsing
+        stops before the first token that cannot continue the selector and the rest is ignored
+        (``ShortMsgID=32,767`` is ``ShortMsgID=32``; ``0.0f`` is ``0.0`` then ``f``); the ignored
+        text must still lex, and a selector that is incomplete where it stops is invalid.
+    quoted_identifiers : bool
+        ``"any text"`` is an identifier (``""`` stands for one ``"``), as in ActiveMQ's grammar.
+    blank_selector_invalid : bool
+        A selector of blanks only is a syntax error (WSO2 parses it); the empty string is still
+        "no selector".
+    header_overrides : Mapping[str, object]
+        Headers whose value is fixed whatever the message holds: ``None`` is always NULL (WSO2's
+        JMSDestination), a value that value (WSO2's JMSRedelivered: FALSE when selecting).
+    null_header_defaults : Mapping[str, object]
+        The value a header reads when the message has none (NULL, or no column): WSO2 reads an
+        unset JMSTimestamp or JMSExpiration as 0 (primitive getters).
+    alias_only_headers : frozenset
+        Headers reachable only through an alias of ``header_aliases`` (Solace's SenderID,
+        SequenceNo…: ``sn`` is the header, ``SequenceNo`` stays a property name).
     """
 
     name: str
@@ -186,10 +228,20 @@ class Dialect:
     jdk: int = 17
     string_conversion_prefix: bool = False
     convert_string_expressions: bool = False
+    # -- wso2 / solace (issue 13) --
+    logic: str = "kleene"
+    require_eof: bool = True
+    quoted_identifiers: bool = False
+    blank_selector_invalid: bool = False
+    header_overrides: Mapping[str, object] = field(default_factory=lambda: MappingProxyType({}))
+    null_header_defaults: Mapping[str, object] = field(default_factory=lambda: MappingProxyType({}))
+    alias_only_headers: frozenset = frozenset()
 
     def __post_init__(self):
-        if self.null_equality not in ("unknown", "activemq"):
-            raise ValueError(f"null_equality must be 'unknown' or 'activemq', not {self.null_equality!r}")
+        if self.null_equality not in ("unknown", "activemq", "andes"):
+            raise ValueError(f"null_equality must be 'unknown', 'activemq' or 'andes', not {self.null_equality!r}")
+        if self.logic not in ("kleene", "andes"):
+            raise ValueError(f"logic must be 'kleene' or 'andes', not {self.logic!r}")
         if self.integer_division not in ("truncate", "double"):
             raise ValueError(f"integer_division must be 'truncate' or 'double', not {self.integer_division!r}")
 
@@ -205,8 +257,15 @@ class Dialect:
         return (_rebuild, (state,))
 
     def header_for(self, name: str) -> str | None:
-        """The header a selector name refers to, or None when it names a property."""
-        name = self.header_aliases.get(name, name)
+        """The header a selector name refers to, or None when it names a property.
+
+        An alias names its header; a header of ``alias_only_headers`` is reached only through its
+        alias (Solace: ``sn`` is SequenceNo, the bare name ``SequenceNo`` is a property)."""
+        aliased = self.header_aliases.get(name)
+        if aliased is not None:
+            return aliased if aliased in self.headers else None
+        if name in self.alias_only_headers:
+            return None
         return name if name in self.headers else None
 
     def derive(self, **changes) -> "Dialect":
@@ -271,7 +330,38 @@ ACTIVEMQ = Dialect(
     string_conversion_prefix=True,
 )
 
-DIALECTS = MappingProxyType({d.name: d for d in (JMS, ACTIVEMQ)})
+# -- wso2 / solace (issue 13; ../shared/DIALECTS.md §3, §4) --
+
+#: WSO2 Message Broker 3.x: andes' selector, ActiveMQ r450141 (2006) as Qpid Java 0.1x copied it.
+WSO2 = ACTIVEMQ.derive(
+    name="wso2",
+    null_equality="andes",
+    logic="andes",
+    require_eof=False,
+    quoted_identifiers=True,
+    functions=frozenset(),
+    blank_selector_invalid=True,
+    string_conversion_prefix=False,  # ActiveMQ 5.x's prefix came later
+    headers=JMS_ALL_HEADERS,
+    header_aliases=MappingProxyType({"AMQMessageID": "JMSMessageID"}),
+    header_overrides=MappingProxyType({"JMSDestination": None, "JMSRedelivered": False}),
+    null_header_defaults=MappingProxyType({"JMSTimestamp": 0, "JMSExpiration": 0}),
+)
+
+#: Solace PubSub+: JMS 1.1 rules, a 2,000-byte limit, ten two-letter aliases, JMSReplyTo and five
+#: Solace-only headers selectable.
+SOLACE = JMS.derive(
+    name="solace",
+    max_length=2000,
+    headers=JMS_HEADERS | {"JMSReplyTo"} | SOLACE_HEADERS,
+    header_aliases=MappingProxyType({
+        "ci": "JMSCorrelationID", "mi": "JMSMessageID", "mt": "JMSType", "rt": "JMSReplyTo", "ts": "JMSTimestamp",
+        "si": "SenderID", "sn": "SequenceNo", "ex": "Expiration", "ct": "HttpContentType", "ce": "HttpContentEncoding",
+    }),
+    alias_only_headers=SOLACE_HEADERS,
+)
+
+DIALECTS = MappingProxyType({d.name: d for d in (JMS, ACTIVEMQ, WSO2, SOLACE)})
 
 
 def get_dialect(dialect: "str | Dialect") -> Dialect:

@@ -32,7 +32,7 @@ from .errors import SelectorSyntaxError, SelectorTypeError
 from .source import Span
 from .tokens import JAVA_WHITESPACE, RESERVED, TOKENS
 
-__all__ = ["SelectorLexer", "is_java_identifier_start", "is_java_identifier_part", "double_minus_positions",
+__all__ = ["SelectorLexer", "QuotedName", "is_java_identifier_start", "is_java_identifier_part", "double_minus_positions",
            "CONVERT_PREFIX"]
 
 #: ActiveMQ's selector prefix that switches on string conversion in comparisons.
@@ -63,6 +63,17 @@ _ASCII_START = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_$
 _ASCII_PART = _ASCII_START | frozenset("0123456789")
 # Character.isIdentifierIgnorable: these controls, and every format (Cf) character.
 _IGNORABLE_CONTROLS = frozenset(chr(c) for c in (*range(0x00, 0x09), *range(0x0E, 0x1C), *range(0x7F, 0xA0)))
+
+
+class QuotedName(str):
+    """The name of a quoted identifier (``"a-b"`` → ``a-b``), keeping its text as written (``raw``)."""
+
+    raw: str
+
+    def __new__(cls, name: str, raw: str):
+        self = super().__new__(cls, name)
+        self.raw = raw
+        return self
 
 
 def is_java_identifier_start(c: str) -> bool:
@@ -155,6 +166,15 @@ class SelectorLexer:
         r"'(?:[^']|'')*\Z"
         self._fail("unterminated string literal", t.lexpos, len(t.value))
 
+    # A quoted identifier (ActiveMQ's QUOTED_ID; WSO2): "any text", "" inside standing for one ".
+    def t_QUOTED_IDENTIFIER(self, t):
+        r'"(?:[^"]|"")*"'
+        if not self.dialect.quoted_identifiers:
+            self._fail("unexpected '\"' (string literals use single quotes)", t.lexpos, 1)
+        t.type = "IDENTIFIER"
+        t.value = QuotedName(t.value[1:-1].replace('""', '"'), t.value)
+        return t
+
     @lex.TOKEN(_NUMBER)
     def t_NUMBER(self, t):
         text = t.value
@@ -169,6 +189,10 @@ class SelectorLexer:
                 if len(head) >= core and tail.isascii() and tail.upper() in RESERVED and self._literal_kind(head):
                     text = head
                     break
+        if not self.dialect.require_eof and self._literal_kind(text) is None:
+            # JavaCC's longest match (WSO2, whose parser then ignores what follows): `0.0f` is
+            # 0.0 then f, `09` is 0 then 9.
+            text = next((text[:k] for k in range(len(text) - 1, 0, -1) if self._literal_kind(text[:k])), text)
         t.lexer.lexpos = t.lexpos + len(text)
         kind, value = self._classify_number(text, t.lexpos)
         t.type = kind

@@ -8,7 +8,10 @@ Two grammars share their leaf rules:
   sign (``NOT a = 1`` is ``(NOT a) = 1``), ``=``/``<>``/``IS NULL`` chain above ``<``/``LIKE``/
   ``BETWEEN``/``IN``, and ``NULL`` is a literal (rejected where it is compared).
 
-A dialect picks its grammar with ``Dialect.not_binds_tighter``. Each parser is built lazily, once
+A dialect picks its grammar with ``Dialect.not_binds_tighter``. Without ``Dialect.require_eof``
+(WSO2: its JavaCC grammar has no ``<EOF>``) the selector is the longest prefix the grammar
+accepts where the next token cannot continue it; the rest (which must lex) is ignored and
+reported as `Selector.ignored`. Each parser is built lazily, once
 per process, from an instance, with ``write_tables=False, debug=False``: nothing is written to
 disk, ever (site-packages and executors' zips are read-only). Grammar docstrings are BNF read by
 PLY, so ``python -OO`` (which strips docstrings) cannot build the parser; that is detected and
@@ -33,7 +36,7 @@ from .source import Span
 from .tokens import TOKENS
 from .types import INT_MAX, INT_MIN, LONG_MAX, LONG_MIN, JmsType
 
-__all__ = ["parse_tree", "MAX_LENGTH", "MAX_DEPTH"]
+__all__ = ["parse_tree", "parse_tree_with_tail", "MAX_LENGTH", "MAX_DEPTH"]
 
 #: Longest selector accepted by any dialect, in characters (a dialect may set a lower limit).
 MAX_LENGTH = 65_536
@@ -59,7 +62,7 @@ class _Grammar:
     # -- helpers -----------------------------------------------------------------------------
     def _tok_span(self, p, i) -> Span:
         value = p[i]
-        raw = value[1] if isinstance(value, tuple) else value
+        raw = value[1] if isinstance(value, tuple) else getattr(value, "raw", value)
         return Span(p.lexpos(i), p.lexpos(i) + len(raw))
 
     def _span(self, p, first, last) -> Span:
@@ -206,7 +209,7 @@ class _Grammar:
     def p_error(self, tok):
         if tok is None:
             self._fail(SelectorSyntaxError, "unexpected end of selector", Span(len(self.text), len(self.text)))
-        raw = tok.value[1] if isinstance(tok.value, tuple) else tok.value
+        raw = tok.value[1] if isinstance(tok.value, tuple) else getattr(tok.value, "raw", tok.value)
         hint = ""
         if tok.type == "NULL":
             hint = " (NULL is not a value: test it with IS NULL / IS NOT NULL)"
@@ -339,6 +342,9 @@ class _ActiveMQGrammar(_Grammar):
     def p_primary_function(self, p):
         "primary : IDENTIFIER LPAREN argument_list RPAREN"
         name = p[1].upper()
+        if not self.dialect.functions and not self.dialect.require_eof:
+            # no function-call production (WSO2): the selector ends before the `(`
+            self._fail(SelectorSyntaxError, "unexpected '('", Span(p.lexpos(2), p.lexpos(2) + 1))
         if name not in self.dialect.functions:
             known = ", ".join(sorted(self.dialect.functions)) or "none"
             self._fail(SelectorSyntaxError, f"unknown function {p[1]!r} (the {self.dialect.name!r} dialect has: {known})",
@@ -378,13 +384,49 @@ class _Parser:
                               errorlog=yacc.NullLogger(), optimize=False)
         self.lock = threading.Lock()
 
-    def parse(self, text: str) -> n.Node:
+    def parse(self, text: str) -> "tuple[n.Node, int | None]":
+        """The tree, and where ignored trailing text starts (None: the whole text was read)."""
         with self.lock:
             self.grammar.text = text
-            tokens = self.lexer.tokenize(text)
-            _check_paren_depth(tokens_checked := [], tokens, text)
-            it = iter(tokens_checked)
-            return self.yacc.parse(tokenfunc=lambda: next(it, None))
+            if self.grammar.dialect.require_eof:
+                tokens = self.lexer.tokenize(text)
+                _check_paren_depth(tokens_checked := [], tokens, text)
+                it = iter(tokens_checked)
+                return self.yacc.parse(tokenfunc=lambda: next(it, None)), None
+            return self._parse_prefix(text)
+
+    def _parse_prefix(self, text: str) -> "tuple[n.Node, int | None]":
+        # Tokens are lexed one at a time, as JavaCC does: a token after the selector's end must
+        # lex (it is the parser's lookahead), the text after it is never read.
+        given, depth = [], [0]
+        stream = self.lexer.tokenize(text)
+
+        def next_token():
+            tok = next(stream, None)
+            if tok is not None:
+                depth[0] += {"LPAREN": 1, "RPAREN": -1}.get(tok.type, 0)
+                if depth[0] > MAX_DEPTH:
+                    raise SelectorSyntaxError(f"selector nested more than {MAX_DEPTH} levels deep", text,
+                                              Span(tok.lexpos, tok.lexpos + 1))
+                given.append(tok)
+            return tok
+
+        try:
+            return self.yacc.parse(tokenfunc=next_token), None
+        except SelectorSyntaxError as e:
+            at = [i for i, tok in enumerate(given) if tok.lexpos == e.span.start]
+            if not at or not e.message.startswith("unexpected "):
+                raise
+            stop = at[0]
+            # JavaCC looks two tokens ahead at NOT (NOT LIKE / BETWEEN / IN): `a = 1 NOT x` stops before NOT.
+            cuts = [stop] + ([stop - 1] if stop >= 2 and given[stop - 1].type == "NOT" else [])
+            for cut in cuts:
+                it = iter(given[:cut])
+                try:
+                    return self.yacc.parse(tokenfunc=lambda: next(it, None)), given[cut].lexpos
+                except SelectorSyntaxError:
+                    continue
+            raise e
 
 
 def _check_paren_depth(out: list, tokens, text: str) -> None:
@@ -406,7 +448,15 @@ def _parser_for(dialect: Dialect) -> _Parser:
 
 
 def parse_tree(text: str, dialect: "str | Dialect" = "jms", *, max_length: int = MAX_LENGTH) -> "n.Node | None":
-    """Parse ``text`` to an unchecked AST (None for an empty or blank selector).
+    """Parse ``text`` to an unchecked AST (None for an empty or blank selector); see
+    `parse_tree_with_tail`."""
+    return parse_tree_with_tail(text, dialect, max_length=max_length)[0]
+
+
+def parse_tree_with_tail(text: str, dialect: "str | Dialect" = "jms", *,
+                         max_length: int = MAX_LENGTH) -> "tuple[n.Node | None, Span | None]":
+    """Parse ``text`` to an unchecked AST (None for an empty or blank selector), and the span of
+    trailing text the dialect ignores (``Dialect.require_eof`` False; else None).
 
     ``max_length`` is the longest text accepted, in characters (default `MAX_LENGTH`).
 
@@ -424,15 +474,20 @@ def parse_tree(text: str, dialect: "str | Dialect" = "jms", *, max_length: int =
         raise SelectorSyntaxError(f"selector is longer than the {d.name} limit of {d.max_length:,} bytes",
                                   text, Span(0, len(text)))
     if not text.strip(" \t\f\r\n"):
-        return None
+        if text and d.blank_selector_invalid:
+            raise SelectorSyntaxError(f"a selector of blanks only is invalid in the {d.name!r} dialect"
+                                      " (the empty string means no selector)", text, Span(0, len(text)))
+        return None, None
     try:
         # the parser does not depend on string conversion (a comparison-time rule): one per dialect
-        root = _parser_for(d.derive(convert_string_expressions=False) if d.convert_string_expressions else d).parse(text)
+        root, stop = _parser_for(d.derive(convert_string_expressions=False) if d.convert_string_expressions else d
+                                 ).parse(text)
     except RecursionError:  # defensive: PLY itself is iterative
         raise SelectorSyntaxError(f"selector nested more than {MAX_DEPTH} levels deep", text,
                                   Span(0, len(text))) from None
     _check_tree_depth(root, text)
-    return root
+    tail = None if stop is None else Span(stop, len(text.rstrip(" \t\f\r\n")))
+    return root, tail
 
 
 def _check_tree_depth(root: n.Node, text: str) -> None:

@@ -10,7 +10,9 @@ import math
 
 from . import nodes as n
 from .dialects import Dialect, get_dialect
-from .tokens import LEVEL
+import re
+
+from .tokens import LEVEL, RESERVED
 from .types import JmsType
 
 __all__ = ["to_text", "level_of", "quote_string", "format_approx"]
@@ -27,6 +29,18 @@ def format_approx(value: float) -> str:
         return "1E999" if value > 0 else "-1E999"
     text = repr(value)
     return text if any(c in text for c in ".eE") else text + ".0"
+
+
+_PLAIN_NAME = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*\Z")
+
+
+def _name(name: str, dialect: Dialect) -> str:
+    """An identifier as selector text: quoted (``"a-b"``) where the dialect has quoted identifiers
+    and the name is not a plain one."""
+    if dialect.quoted_identifiers and (not _PLAIN_NAME.match(name) or name.upper() in RESERVED
+                                       or name.upper() in dialect.reserved_words):
+        return '"' + name.replace('"', '""') + '"'
+    return name
 
 
 def level_of(node: n.Node, dialect: Dialect) -> int:
@@ -85,7 +99,7 @@ class _Printer:
                 return str(node.value)
             return format_approx(node.value)
         if isinstance(node, n.Identifier):
-            return node.name
+            return _name(node.name, self.d)
         if isinstance(node, (n.And, n.Or)):
             word = " AND " if isinstance(node, n.And) else " OR "
             return word.join(self.sub(op, lv) for op in node.operands)

@@ -58,7 +58,7 @@ from ..binder import Binding, BoundSelector, bind, check_options, warn_unknown_p
 from ..dialects import HEADER_TYPES
 from ..errors import UnsupportedSelectorError
 from ..like import like_segments
-from ..lowering import Between, NumericOrder, Order, rules_for
+from ..lowering import Between, Logic, NumericOrder, Order, rules_for
 from ..selector import Selector, as_selector
 from ..sql_limits import check_sql_depth
 from ..types import INT_MAX, INT_MIN, LONG_MIN, JmsType
@@ -303,7 +303,7 @@ class SparkSqlGenerator(NodeVisitor):
     # -- columns --------------------------------------------------------------------------------
     def _column(self, ref) -> V:
         if ref.access == "missing":
-            return _NULL
+            return _NULL if ref.default is None else self.visit_Literal(n.Literal(ref.default, ref.type))
         if ref.access == "variant":
             return V("", T.DYNAMIC, True, True, None, (sql_identifier(*self.qualifier, ref.path[0]), ref.path[1]))
         if ref.access == "map":
@@ -322,6 +322,8 @@ class SparkSqlGenerator(NodeVisitor):
             sql = f"try_cast({sql} AS {_SPARK[ref.type]})"
         elif conv == "java_value_of":  # a declared type on a string property (Binding.property_types)
             return V(java_value_of_sql(sql, ref.type), ref.type, True, True)
+        if ref.default is not None:  # a header's value where the message has none (Rules.header)
+            return V(f"coalesce({sql}, {self.visit_Literal(n.Literal(ref.default, ref.type)).sql})", ref.type, False, True)
         return V(sql, ref.type, True, True)
 
     # -- sharing: the SQL stays linear in the selector's size --------------------------------------
@@ -370,9 +372,9 @@ class SparkSqlGenerator(NodeVisitor):
     # -- truth ----------------------------------------------------------------------------------
     def truth(self, node) -> V:
         if isinstance(node, n.And):
-            return _and([self.truth(op) for op in node.operands])
+            return self._logic_and([self.truth(op) for op in node.operands])
         if isinstance(node, n.Or):
-            return _or([self.truth(op) for op in node.operands])
+            return self._logic_or([self.truth(op) for op in node.operands])
         if isinstance(node, n.Not):
             return _not(self.truth(node.operand))
         dyn = self._dynamic_names(node)
@@ -426,6 +428,42 @@ class SparkSqlGenerator(NodeVisitor):
         body = " ".join(f"WHEN '{label}' THEN {sql}" for label, sql in branches[:-1])
         return _bool(f"CASE {key_sql} {body} ELSE {branches[-1][1]} END", True, True)
 
+    # -- AND / OR as `Rules.and_or` says -----------------------------------------------------------
+    def _logic_and(self, parts) -> V:
+        if self.rules.and_or is Logic.KLEENE:
+            return _and(parts)
+        # Logic.LEFT_FIRST: the first operand that is not TRUE. Kleene AND gives it except when a
+        # NULL comes before a FALSE, so each operand is ORed with "an earlier one is NULL": the
+        # first conjunct stays plain (and pushes down).
+        kept = []
+        for p in parts:
+            if p.lit is True:
+                continue
+            kept.append(p)
+            if p.sql in ("FALSE", NULL_BOOL):
+                break  # what follows is never read
+        if len(kept) < 2 or not any(p.nullable for p in kept[:-1]):
+            return _and(kept)
+
+        def make(*ps):
+            pieces, earlier = [], []
+            for p in ps:
+                tests = [f"{e.op()} IS NULL" for e in earlier]
+                pieces.append(_bool("(" + " OR ".join([p.op()] + tests) + ")", p.nullable, True) if tests else p)
+                if p.nullable:
+                    earlier.append(p)
+            return _and(pieces)
+
+        return self._shared(make, *kept)
+
+    def _logic_or(self, parts) -> V:
+        if self.rules.and_or is Logic.KLEENE:
+            return _or(parts)
+        # Logic.LEFT_FIRST: TRUE when any operand is, else the last operand's value.
+        head = [_bool(f"coalesce({p.sql}, FALSE)", False, True) if p.nullable else p
+                for p in parts[:-1] if p.sql != NULL_BOOL]
+        return _or(head + [parts[-1]])
+
     # -- leaves ---------------------------------------------------------------------------------
     def visit_Literal(self, node) -> V:
         t, v = node.type, node.value
@@ -459,29 +497,39 @@ class SparkSqlGenerator(NodeVisitor):
     def compare(self, op, l: V, r: V) -> V:
         if self.rules.ne_as_not_eq(op):
             return _not(self.compare(C.EQ, l, r))
-        if self.rules.eq_null_aware(op):
-            return self._shared(self._activemq_eq, l, r)
+        nulls = self.rules.eq_nulls(op)
+        if nulls is not None:
+            return self._shared(lambda a, b: self._null_eq(a, b, nulls), l, r)
         if l.type is T.NULL or r.type is T.NULL:
             return _UNKNOWN
         return self._core(op, l, r)
 
-    def _activemq_eq(self, l: V, r: V) -> V:
-        # NULL on the left: UNKNOWN (TRUE if the right is NULL too); NULL only on the right: FALSE.
+    def _null_eq(self, l: V, r: V, nulls) -> V:
+        """``l = r`` where a NULL operand gives a value (`lowering.NullEquality`): ActiveMQ's NULL
+        on the left UNKNOWN, on the right FALSE, both TRUE; WSO2's one side FALSE, both TRUE."""
+        def const(b):
+            return _TRUE if b else _UNKNOWN if b is None else _FALSE
+
+        def text(b):
+            return const(b).sql
+
         if l.type is T.NULL and r.type is T.NULL:
-            return _TRUE
-        if l.type is T.NULL:
-            return _bool(f"IF({r.op()} IS NULL, TRUE, {NULL_BOOL})", True, True) if r.nullable else _UNKNOWN
-        if r.type is T.NULL:
-            return _bool(f"({l.op()} IS NULL)", False, True) if l.nullable else _FALSE
+            return const(nulls.both)
+        if l.type is T.NULL or r.type is T.NULL:
+            other, one = (r, nulls.left) if l.type is T.NULL else (l, nulls.right)
+            if not other.nullable:
+                return const(one)
+            return _bool(f"IF({other.op()} IS NULL, {text(nulls.both)}, {text(one)})",
+                         None in (one, nulls.both), True)
         core = self._core(C.EQ, l, r)
-        if not r.nullable:
-            return core
-        if not l.nullable:
-            if core.sql == "FALSE":
-                return _FALSE
-            return _bool(f"coalesce({core.sql}, FALSE)", False, True)
-        return _bool(f"CASE WHEN {l.op()} IS NULL THEN IF({r.op()} IS NULL, TRUE, {NULL_BOOL})"
-                     f" WHEN {r.op()} IS NULL THEN FALSE ELSE {core.sql} END", True, True)
+        if not (l.nullable and r.nullable):
+            one = nulls.left if l.nullable else nulls.right if r.nullable else None
+            if one is None:
+                return core
+            return _FALSE if core.sql == "FALSE" else _bool(f"coalesce({core.sql}, {text(one)})", False, True)
+        return _bool(f"CASE WHEN {l.op()} IS NULL THEN IF({r.op()} IS NULL, {text(nulls.both)}, {text(nulls.left)})"
+                     f" WHEN {r.op()} IS NULL THEN {text(nulls.right)} ELSE {core.sql} END",
+                     None in (nulls.left, nulls.right, nulls.both), True)
 
     def _core(self, op, l: V, r: V, nan_checks: bool = True) -> V:
         """``l op r`` for two static non-NULL types: NULL exactly when an operand is NULL.
@@ -574,8 +622,8 @@ class SparkSqlGenerator(NodeVisitor):
                 return _nonnull(_or([_not(inside)] + [_bool(f"{v.op()} IS NULL", False) for v in nullable]))
             return _nonnull(_and([inside] + [_bool(f"{v.op()} IS NOT NULL", False) for v in nullable]))
         if how is Between.OUTSIDE_AS_OR:
-            return _or([self.compare(C.LT, x, lo), self.compare(C.GT, x, hi)])
-        inside = _and([self.compare(C.GE, x, lo), self.compare(C.LE, x, hi)])
+            return self._logic_or([self.compare(C.LT, x, lo), self.compare(C.GT, x, hi)])
+        inside = self._logic_and([self.compare(C.GE, x, lo), self.compare(C.LE, x, hi)])
         return _not(inside) if node.negated else inside
 
     def visit_InList(self, node) -> V:

@@ -71,7 +71,7 @@ from .arrow_javanum import java_value_of_arrow
 from ..functions import LIST, call_function
 from ..interpreter import ReferenceInterpreter
 from ..like import compile_like, like_segments
-from ..lowering import Between, NumericOrder, Order, Rules, rules_for
+from ..lowering import Between, Logic, NumericOrder, Order, Rules, rules_for
 from ..selector import Selector
 from ..types import LONG_MIN, JmsType
 from ..values import TypedValue
@@ -169,6 +169,20 @@ def _not(t):
     if isinstance(t, pa.Scalar):
         return _BOOL[sem.kleene_not(t.as_py())]
     return pc.invert(t)
+
+
+def _left_first_and(a, b):
+    """ActiveMQ r450141's ``a AND b`` (`lowering.Logic.LEFT_FIRST`): ``a`` unless it is TRUE, then ``b``."""
+    if isinstance(a, pa.Scalar):
+        return b if a.as_py() is True else a
+    return pc.if_else(pc.fill_null(a, False), _truth_of(b), a)
+
+
+def _left_first_or(a, b):
+    """ActiveMQ r450141's ``a OR b``: TRUE when ``a`` is, else ``b``."""
+    if isinstance(a, pa.Scalar):
+        return a if a.as_py() is True else b
+    return pc.if_else(pc.fill_null(a, False), True, _truth_of(b))
 
 
 def _bool_union(t) -> dict:
@@ -444,6 +458,9 @@ class VectorizedEvaluator(NodeVisitor):
         self.n = n_rows
         self.rules = rules_for(dialect)
         self._unions = {}
+        left_first = self.rules.and_or is Logic.LEFT_FIRST
+        self._and = _left_first_and if left_first else pc.and_kleene
+        self._or = _left_first_or if left_first else pc.or_kleene
 
     def truth(self, node: n.Node):
         """The three-valued value of a node in a boolean context (a truth value)."""
@@ -477,10 +494,10 @@ class VectorizedEvaluator(NodeVisitor):
         return _bool_union(out)
 
     def visit_And(self, node):
-        return self._logical(node, pc.and_kleene)
+        return self._logical(node, self._and)
 
     def visit_Or(self, node):
-        return self._logical(node, pc.or_kleene)
+        return self._logical(node, self._or)
 
     def visit_Comparison(self, node):
         (left, right), folded = self._operands(node, (node.left, node.right))
@@ -507,10 +524,11 @@ class VectorizedEvaluator(NodeVisitor):
         if unlike:  # rows with two values that do not compare: FALSE
             pieces.append(_where(_mask_and(_union_valid(left), _union_valid(right)), False, None))
         out = _coalesce(pieces)
-        if rules.eq_null_aware(op):
+        nulls = rules.eq_nulls(op)
+        if nulls is not None:
             lv, rv = _union_valid(left), _union_valid(right)
             if not (lv is True and rv is True):
-                fill = _where(lv, False, _where(rv, None, True))
+                fill = _where(lv, nulls.right, _where(rv, nulls.left, nulls.both))
                 if rules.converts_strings:  # an ActiveMQ error on two values stays UNKNOWN
                     fill = _where(_mask_and(lv, rv), None, fill)
                 out = _coalesce([out, fill])
@@ -556,8 +574,8 @@ class VectorizedEvaluator(NodeVisitor):
             t = _where(_mask_and(_union_valid(v), _union_valid(lo), _union_valid(hi)), inside, False)
             return _bool_union(_not(t) if node.negated else t)
         if how is Between.OUTSIDE_AS_OR:  # x < low OR x > high
-            return _bool_union(pc.or_kleene(self.compare(C.LT, v, lo), self.compare(C.GT, v, hi)))
-        t = pc.and_kleene(self.compare(C.GE, v, lo), self.compare(C.LE, v, hi))
+            return _bool_union(self._or(self.compare(C.LT, v, lo), self.compare(C.GT, v, hi)))
+        t = self._and(self.compare(C.GE, v, lo), self.compare(C.LE, v, hi))
         return _bool_union(_not(t) if node.negated else t)
 
     def visit_InList(self, node):

@@ -60,7 +60,8 @@ class CaseGenerator:
     def __init__(self, seed: int, dialect: str = "jms"):
         self.rng = random.Random(seed)
         self.dialect = dialect
-        self.activemq = dialect == "activemq"
+        # ActiveMQ's grammar and literals (ActiveMQ, and WSO2's 2006 copy of its engine)
+        self.activemq = dialect in ("activemq", "wso2")
 
     # -- messages ---------------------------------------------------------------------------
     def value_of(self, t: str):
