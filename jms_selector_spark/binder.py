@@ -30,7 +30,7 @@ from types import MappingProxyType
 from typing import Mapping
 
 from . import nodes as n
-from .dialects import HEADER_TYPES, JMS_ALL_HEADERS
+from .dialects import HEADER_TYPES
 from .errors import BindingOptionError, SelectorBindingError
 from .lowering import rules_for
 from .selector import Selector
@@ -234,10 +234,11 @@ def bind(selector: Selector, schema, binding: "Binding | None" = None) -> BoundS
     binding = binding or Binding()
     fields = _fields(schema)
     props_type = fields.get(binding.properties)
-    # Columns holding a JMS header are never read as properties, even for a header the dialect
-    # does not make selectable (in `jms`, JMSExpiration names a property, which such a table
-    # does not have: NULL).
-    header_columns = {binding.headers.get(h, h) for h in selector.dialect.headers | JMS_ALL_HEADERS}
+    # Columns holding a header of the data model are never read as properties, even for a header
+    # the dialect does not make selectable (in `jms`, JMSExpiration names a property, which such a
+    # table does not have: NULL; nor does it read Solace's SequenceNo column as a property:
+    # ``headers={"SequenceNo": "other"}`` moves the header elsewhere).
+    header_columns = {binding.headers.get(h, h) for h in selector.dialect.headers | HEADER_TYPES.keys()}
     refs = {}
     for name in selector.identifiers:
         refs[name] = _declared(_resolve(name, selector, fields, props_type, header_columns, binding), selector,

@@ -25,7 +25,8 @@ from typing import Mapping
 
 from .types import JmsType as _T
 
-__all__ = ["Dialect", "JMS", "ACTIVEMQ", "WSO2", "SOLACE", "DIALECTS", "SOLACE_HEADERS", "JMS_ALL_HEADERS", "get_dialect", "JMS_HEADERS", "ACTIVEMQ_COMPARISON_PROMOTION",
+__all__ = ["Dialect", "JMS", "ACTIVEMQ", "WSO2", "SOLACE", "DIALECTS", "SOLACE_HEADERS", "JMS_ALL_HEADERS",
+           "get_dialect", "JMS_HEADERS", "ACTIVEMQ_COMPARISON_PROMOTION",
            "ARITY", "HEADER_TYPES", "delivery_mode_name"]
 
 #: Headers the JMS specification makes selectable.
@@ -53,8 +54,7 @@ HEADER_TYPES = MappingProxyType({
     "HttpContentEncoding": _T.STRING,
 })
 
-#: The JMS message headers (the selectable six and the four others): a table's columns holding
-#: them are never read as properties, in any dialect (see `binder.bind`).
+#: The JMS message headers: the selectable six and the four others ActiveMQ and WSO2 select.
 JMS_ALL_HEADERS = JMS_HEADERS | {"JMSRedelivered", "JMSExpiration", "JMSReplyTo", "JMSDestination"}
 
 #: Solace's headers that have no JMS name: selectable only through their aliases.

@@ -41,6 +41,16 @@ JAVA_TEXTS = ["4.9E-324", "5.0E-324", "1.0E-323", "9.9E-324", "9.999999999999999
               "2.1474836E9", "2.147483648E9", "1.4E-45", "1.0E-45", "9.223372036854776E18", "1.0E7", "1.0E-4", "4.35", "0.1",
               "1.0", "NaN", "Infinity", "-0.0"]
 ESCAPES = ["!", "\\", "a", "%", "_"]
+#: Header names and aliases selectors may use with ``headers=True`` (each a property elsewhere).
+HEADER_NAMES = ["JMSType", "JMSPriority", "JMSTimestamp", "JMSDeliveryMode", "JMSCorrelationID", "JMSMessageID",
+                "JMSReplyTo", "JMSDestination", "JMSRedelivered", "JMSExpiration", "AMQMessageID", "ci", "mi", "mt",
+                "rt", "ts", "si", "sn", "ex", "ct", "ce", "SequenceNo", "CI"]
+#: Headers a message may carry with ``headers=True`` (any may be unset), with their values.
+EXTRA_HEADERS = {"JMSTimestamp": [0, 1, 1767225600000], "JMSMessageID": ["ID:1", "ID:2"],
+                 "JMSReplyTo": ["queue://r", "topic://t", ""], "JMSDestination": ["queue://q", "a"],
+                 "JMSRedelivered": [True, False], "JMSExpiration": [0, 5, 1767225600000],
+                 "SenderID": ["s1", "a", ""], "SequenceNo": [0, 1, 5, LONG_MAX], "Expiration": [0, 1, 1767225600000],
+                 "HttpContentType": ["text/plain", "a"], "HttpContentEncoding": ["gzip", ""]}
 TYPES = ["boolean", "byte", "short", "int", "long", "float", "double", "string"]
 _RANGE = {"byte": (-128, 127), "short": (-32768, 32767), "int": (INT_MIN, INT_MAX), "long": (LONG_MIN, LONG_MAX)}
 
@@ -57,9 +67,12 @@ def _fmt_double(v: float) -> str:
 
 
 class CaseGenerator:
-    def __init__(self, seed: int, dialect: str = "jms"):
+    def __init__(self, seed: int, dialect: str = "jms", *, headers: bool = False):
+        """``headers``: selectors also name headers (and aliases: ``AMQMessageID``, Solace's ``sn``…)
+        and messages carry every header of the data model, some unset (issue 13)."""
         self.rng = random.Random(seed)
         self.dialect = dialect
+        self.headers = headers
         # ActiveMQ's grammar and literals (ActiveMQ, and WSO2's 2006 copy of its engine)
         self.activemq = dialect in ("activemq", "wso2")
 
@@ -99,6 +112,12 @@ class CaseGenerator:
         }
         if r.random() < 0.5:
             headers["JMSCorrelationID"] = r.choice(["ID:1", "abc", ""])
+        if self.headers:
+            for name, values in EXTRA_HEADERS.items():
+                if r.random() < 0.6:
+                    headers[name] = r.choice(values)
+                elif name in headers:
+                    del headers[name]
         return headers, props, types
 
     # -- selectors --------------------------------------------------------------------------
@@ -122,6 +141,8 @@ class CaseGenerator:
         if depth <= 0 or k < 0.45:
             if self.activemq and r.random() < 0.01:
                 return r.choice(RESERVED_NAMES)
+            if self.headers and r.random() < 0.4:
+                return r.choice(HEADER_NAMES)
             return r.choice(NAMES)
         if k < 0.7:
             return self.literal()
@@ -181,7 +202,7 @@ class CaseGenerator:
         if k < 0.8:
             return f"{self.value(depth - 1)} IS {'NOT ' if r.random() < 0.5 else ''}NULL"
         if k < 0.9:
-            return r.choice(NAMES)
+            return r.choice(HEADER_NAMES if self.headers and r.random() < 0.4 else NAMES)
         if self.activemq and k < 0.93:  # Java's number-to-string in string concatenation
             return f"{r.choice(['', 's + '])}'' + {r.choice(NAMES + [_fmt_double(r.choice(DOUBLES[-9:]))])} = {_q(r.choice(JAVA_TEXTS))}"
         if k < 0.95:
