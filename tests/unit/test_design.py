@@ -27,6 +27,7 @@ READERS = {
     "dialects.py": FIELDS,
     "lowering.py": FIELDS,  # every evaluation-time rule
     "binder.py": {"headers", "header_aliases"},  # the data model: which names are headers
+    "lint_wso2_solace.py": {"max_length"},  # a broker's byte limit, to warn near it (issue 13)
 }
 #: Modules over 500 lines, allowed this round only (split after the merge, issue #12).
 TOO_LONG_FOR_NOW = {"backends/spark_sql.py", "backends/vectorized.py"}

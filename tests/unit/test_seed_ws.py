@@ -222,3 +222,34 @@ def test_generated_differential_reference_vs_vectorized(dialect):
                 bad.append(f"{sel.text!r} {r}: vectorized {g}, reference {want}")
     assert selectors > 250 and checked > 15_000
     assert not bad, f"{len(bad)}/{checked}:\n" + "\n".join(bad[:10])
+
+
+# -- lint for the target brokers ---------------------------------------------------------------------
+
+def _codes(text, dialect, **kw):
+    return [(w.code, text[w.span.start:w.span.end]) for w in jss.lint(text, dialect, **kw)]
+
+
+def test_lint_wso2():
+    assert _codes("ShortMsgID=32,767", "wso2") == [("ignored-text", ",767")]
+    assert ("fixed-header", "JMSDestination") in _codes("JMSDestination = 'q'", "wso2")
+    assert _codes("JMSRedelivered = FALSE", "wso2") == [("fixed-header", "JMSRedelivered")]
+    assert _codes("color <> 'red'", "wso2") == [("ne-missing", "color <> 'red'")]
+    assert _codes("'red' <> color", "wso2") == [("ne-missing", "'red' <> color")]
+    assert _codes("JMSPriority > 4", "wso2") == [("not-filtered", "JMSPriority")]
+    assert _codes("NOT (a > 1 OR FALSE)", "wso2") == [("non-kleene", "a > 1 OR FALSE")]
+    assert _codes("a > 1 OR FALSE", "wso2") == []  # the whole selector: TRUE exactly when Kleene's is
+    assert _codes("NOT (FALSE OR a > 1)", "wso2") == []  # only the last operand can be UNKNOWN
+    # with a schema: the property the table lacks is named
+    w = jss.lint("color <> 'red'", "wso2", schema={"x": "long"})
+    assert [x.code for x in w] == ["missing-property", "ne-missing"] and "the table has no 'color'" in w[1].message
+    # the same selectors in the dialects whose rules differ: no such warning
+    for text in ("ShortMsgID = 32", "color <> 'red'", "NOT (a > 1 OR FALSE)", "JMSRedelivered = FALSE"):
+        assert _codes(text, "activemq") == []
+
+
+def test_lint_solace():
+    assert _codes("sn = 5 AND SequenceNo = 6", "solace") == [("alias", "sn")]
+    text = "s = '" + "x" * 1850 + "'"
+    assert _codes(text, "solace") == [("broker-length", text)] and _codes(text, "jms") == []
+    assert _codes("JMSReplyTo = 'q'", "solace") == []
