@@ -165,3 +165,34 @@ def test_wso2_and_or_fall_back_as_a_whole(spark):
     want = [i for i, (s, d) in enumerate([("a", 1.5), (None, None), ("a", None)])
             if evaluate(text, {}, {k: v for k, v in {"s": s, "d": d}.items() if v is not None}, dialect="wso2")]
     assert kept == want
+
+
+def test_every_entry_point_takes_the_dialects(spark):
+    """jms_match (register), register_selector, selector_to_column and route, with wso2 and solace."""
+    from pyspark.sql import functions as F
+
+    from jms_selector_spark import register, register_selector, route, selector_to_column
+
+    df = spark.createDataFrame(
+        [(1, None, "q", True, None, "a"), (2, 5, None, False, 7, None)],
+        "id INT, JMSTimestamp BIGINT, JMSDestination STRING, JMSRedelivered BOOLEAN, SequenceNo BIGINT, color STRING")
+    df.createOrReplaceTempView("seed_ws_messages")
+    cases = {  # selector: (dialect, ids matched)
+        "JMSTimestamp = 0 AND JMSRedelivered = FALSE AND JMSDestination IS NULL": ("wso2", [1]),
+        "color <> 'x'": ("wso2", [1, 2]),
+        "sn = 7": ("solace", [2]),
+        "ts IS NULL AND color = 'a'": ("solace", [1]),
+    }
+    for k, (text, (dialect, want)) in enumerate(cases.items()):
+        register(spark, dialect=dialect, name=f"seed_ws_match_{k}")
+        got = [r["id"] for r in spark.sql(f"SELECT id FROM seed_ws_messages WHERE seed_ws_match_{k}("
+                                          f"'{text.replace(chr(39), chr(39) * 2)}', struct(*)) ORDER BY id").collect()]
+        assert got == want, (text, "jms_match", got)
+        register_selector(spark, f"seed_ws_sel_{k}", text, "seed_ws_messages", dialect=dialect)
+        got = [r["id"] for r in spark.sql(f"SELECT id FROM seed_ws_messages WHERE seed_ws_sel_{k}(struct(*))"
+                                          " ORDER BY id").collect()]
+        assert got == want, (text, "register_selector", got)
+        got = [r["id"] for r in df.where(selector_to_column(text, df.schema, dialect=dialect)).orderBy("id").collect()]
+        assert got == want, (text, "selector_to_column", got)
+    routed = route(df, {"seq7": "sn = 7", "bad": "sn = "}, dialect="solace", order_by="id").collect()
+    assert sorted((r["id"], r["subscription"]) for r in routed) == [(1, None), (2, "seq7")]
