@@ -186,7 +186,7 @@ CONFORMANCE = Path(__file__).resolve().parents[1] / "conformance"
 
 
 def test_conformance_corpora(spark, dialect):
-    cases, unsupported = [], []
+    cases, unsupported, skipped = [], [], 0
     for path in sorted(CONFORMANCE.glob("*.jsonl")):
         for line in path.read_text(encoding="utf-8").splitlines():
             if not line.strip():
@@ -200,6 +200,7 @@ def test_conformance_corpora(spark, dialect):
                 headers["JMSDeliveryMode"] = {2: "PERSISTENT", 1: "NON_PERSISTENT"}[headers["JMSDeliveryMode"]]
             headers = {k: v for k, v in headers.items() if k in HEADER_TYPES}
             if set(msg.get("properties", {})) & set(HEADER_TYPES):
+                skipped += 1
                 continue  # a flat table cannot hold a property named like a header column
             case = {"headers": headers, "props": {k: decode_value(v) for k, v in msg.get("properties", {}).items()},
                     "types": {k: v["type"] for k, v in msg.get("properties", {}).items()}}
@@ -209,7 +210,8 @@ def test_conformance_corpora(spark, dialect):
                 unsupported.append(c["id"])
                 continue
             cases.append((case, _rename(frag, case["types"], "flat"), c[dialect], c))
-    assert len(cases) > 100, len(cases)
+    eligible = len(cases) + len(unsupported) + skipped
+    assert len(cases) > 50 and len(cases) + len(unsupported) >= 0.9 * eligible, (len(cases), eligible)
     for ansi in ("true", "false"):
         # case-sensitive: some corpus messages have properties that differ only in case (the
         # test's own table needs it; the fragments are exact under both settings)
