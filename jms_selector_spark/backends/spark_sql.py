@@ -519,6 +519,8 @@ class SparkSqlGenerator(NodeVisitor):
             other, one = (r, nulls.left) if l.type is T.NULL else (l, nulls.right)
             if not other.nullable:
                 return const(one)
+            if nulls.both is True and one is False:
+                return _bool(f"({other.op()} IS NULL)", False, True)
             return _bool(f"IF({other.op()} IS NULL, {text(nulls.both)}, {text(one)})",
                          None in (one, nulls.both), True)
         core = self._core(C.EQ, l, r)

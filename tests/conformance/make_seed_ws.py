@@ -4,7 +4,7 @@ case (or a few) per rule, three-valued, each with its source.
 The expectations are written here by hand from DIALECTS.md (WSO2: measured on andes' own selector
 code; Solace: the seed and Solace's pages), not computed by this project: ``python
 tests/conformance/make_seed_ws.py`` regenerates the file, `test_conformance.py` (reference),
-`tests/unit/test_seed_ws.py` (vectorized) and `tests/spark/test_seed_ws.py` (SQL, every layout,
+`tests/unit/test_seed_ws.py` (vectorized) and `tests/spark/test_seed_ws_spark.py` (SQL, every layout,
 ANSI on/off) check every back end against them.
 
 A case is (id, selector, headers, properties, wso2, solace, source); properties are

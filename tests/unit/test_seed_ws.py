@@ -3,7 +3,7 @@ the conformance corpus ``seed-ws.jsonl`` plus a generated differential through t
 evaluator, each selector bound to an Arrow table as `jms_filter` binds it (so header rules,
 aliases and defaults go through the binder, as in production).
 
-The Spark SQL back end runs the same corpus in tests/spark/test_seed_ws.py.
+The Spark SQL back end runs the same corpus in tests/spark/test_seed_ws_spark.py.
 """
 from __future__ import annotations
 
