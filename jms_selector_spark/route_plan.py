@@ -263,7 +263,7 @@ _EMPTY = "CAST(array() AS ARRAY<STRING>)"
 
 
 def _names_sql(names, fragments) -> str:
-    from .backends.spark_sql import sql_string
+    from .backends.sql_render import sql_string
 
     cases = ", ".join(f"CASE WHEN ({fragments[nm]}) THEN {sql_string(nm)} END" for nm in names)
     # array_except(..., [NULL]) drops the non-matches (no lambda: array_compact would be a
@@ -272,7 +272,7 @@ def _names_sql(names, fragments) -> str:
 
 
 def _node_sql(node: Node, fragments) -> "str | None":
-    from .backends.spark_sql import sql_string
+    from .backends.sql_render import sql_string
 
     parts = []
     for g in node.groups:
@@ -287,7 +287,7 @@ def _node_sql(node: Node, fragments) -> "str | None":
 
 def plan_sql(plan: RoutingPlan) -> "str | None":
     """The Spark SQL of the native part of the plan (unsorted names), or None if it has none."""
-    from .backends.spark_sql import sql_identifier
+    from .backends.sql_render import sql_identifier
 
     sql = _node_sql(plan.root, plan.fragments)
     if sql is not None and plan.guard_column is not None:

@@ -260,7 +260,8 @@ def route(messages, subscriptions, *, mode: str = "topic", dialect: "str | Diale
     from pyspark.sql import functions as F
     from pyspark.sql import Window
 
-    from .backends.spark_sql import selector_to_sql, sql_string
+    from .backends.spark_sql import selector_to_sql
+    from .backends.sql_render import sql_string
     from .route_plan import matching_names
 
     check_mode(mode)

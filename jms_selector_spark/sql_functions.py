@@ -29,7 +29,7 @@ from __future__ import annotations
 import logging
 import re
 
-from .backends.spark_sql import sql_identifier
+from .backends.sql_render import sql_identifier
 from .binder import Binding, bind, check_options, warn_unknown_properties
 from .dialects import Dialect, get_dialect
 from .errors import SelectorError

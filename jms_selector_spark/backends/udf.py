@@ -29,7 +29,7 @@ from ..dialects import Dialect, get_dialect
 from ..errors import SelectorError
 from ..selector import Selector, parse
 from .arrow_columns import extract_columns, slice_rows, spark_like_schema
-from .spark_sql import sql_identifier
+from .sql_render import sql_identifier
 
 __all__ = ["match_batch", "error_batch", "match_udf", "selector_error_udf", "selector_udf", "routing_udf",
            "source_struct", "source_args"]

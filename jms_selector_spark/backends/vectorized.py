@@ -51,124 +51,36 @@ Deliberately not done
   (three-valued logic needs both sides on the rows where one is UNKNOWN).
 - No coercion of input types beyond `arrow_columns.ARROW_TYPES`: columns are expected in the shape
   `arrow_columns.extract_columns` produces.
+
+The evaluator is four modules: this one (the driver: input columns, the `VectorizedEvaluator`
+visitor, the row-by-row path and `evaluate_batch`), `arrow_values` (unions, masks, truth
+values, constant folding, casts), `arrow_compare` (comparison kernels and LIKE) and
+`arrow_arithmetic` (arithmetic kernels, string concatenation, ActiveMQ functions).
 """
 from __future__ import annotations
 
-import functools
-import math
-from dataclasses import dataclass
-from types import MappingProxyType
 from typing import Mapping
 
-import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
 from .. import nodes as n
 from .. import semantics as sem
 from ..dialects import Dialect
-from .arrow_javanum import java_value_of_arrow
-from ..functions import LIST, call_function
+from ..functions import LIST
 from ..interpreter import ReferenceInterpreter
-from ..like import compile_like, like_segments
-from ..lowering import Between, Logic, NumericOrder, Order, Rules, rules_for
+from ..lowering import Between, Logic, rules_for
 from ..selector import Selector
-from ..types import LONG_MIN, JmsType
+from ..types import JmsType
 from ..values import TypedValue
 from ..visitor import NodeVisitor
+from .arrow_arithmetic import _arithmetic_pair, _call_distinct
 from .arrow_columns import ARROW_TYPES
+from .arrow_compare import _compare_converted, _compare_pair, _conversion, _like
+from .arrow_values import (_BOOL, _bool_union, _cast, _coalesce, _const_union, _fold, _is_const, _mask_and,
+                           _mask_or, _merge, _not, _part_valid, _truth, _truth_of, _typed, _union_valid, _where)
 
 __all__ = ["evaluate_batch", "VectorizedEvaluator"]
-
-_T = JmsType
-_NULL_BOOL = pa.scalar(None, pa.bool_())
-_BOOL = MappingProxyType({True: pa.scalar(True), False: pa.scalar(False), None: _NULL_BOOL})
-_COMPARE = MappingProxyType({
-    n.CompareOp.EQ: pc.equal, n.CompareOp.NE: pc.not_equal, n.CompareOp.LT: pc.less,
-    n.CompareOp.GT: pc.greater, n.CompareOp.LE: pc.less_equal, n.CompareOp.GE: pc.greater_equal,
-})
-_NP_COMPARE = MappingProxyType({
-    n.CompareOp.EQ: np.equal, n.CompareOp.NE: np.not_equal, n.CompareOp.LT: np.less,
-    n.CompareOp.GT: np.greater, n.CompareOp.LE: np.less_equal, n.CompareOp.GE: np.greater_equal,
-})
-_WRAPPING = MappingProxyType({n.ArithOp.PLUS: pc.add, n.ArithOp.MINUS: pc.subtract, n.ArithOp.TIMES: pc.multiply})
-
-
-@dataclass(frozen=True)
-class _Boxed:
-    """Values with no Arrow type (ActiveMQ lists): ``codes`` index ``values``; null = absent."""
-
-    codes: "pa.Array | pa.Scalar"
-    values: tuple
-
-
-# -- parts, masks and truth values ----------------------------------------------------------------
-# A *mask* is True (every row), False (no row) or a non-null pa.BooleanArray. A *truth value* is
-# a nullable boolean pa.Array, or a pa.BooleanScalar meaning the same on every row.
-
-def _is_const(union: dict) -> bool:
-    return all(isinstance(p.codes if isinstance(p, _Boxed) else p, pa.Scalar) for p in union.values())
-
-
-def _part_valid(part):
-    """The mask of rows on which ``part`` has a value."""
-    if isinstance(part, _Boxed):
-        part = part.codes
-    if isinstance(part, pa.Scalar):
-        return True
-    return True if part.null_count == 0 else part.is_valid()
-
-
-def _mask_and(*masks):
-    out = True
-    for m in masks:
-        if m is False:
-            return False
-        if m is not True:
-            out = m if out is True else pc.and_(out, m)
-    return out
-
-
-def _mask_or(*masks):
-    out = False
-    for m in masks:
-        if m is True:
-            return True
-        if m is not False:
-            out = m if out is False else pc.or_(out, m)
-    return out
-
-
-def _union_valid(union: dict):
-    return _mask_or(*(_part_valid(p) for p in union.values()))
-
-
-def _truth_of(x):
-    """A truth value for True / False / None, or ``x`` itself when it already is one."""
-    return x if isinstance(x, (pa.Array, pa.Scalar)) else _BOOL[x]
-
-
-def _where(mask, if_true, if_false):
-    """``if_true`` on the rows of ``mask``, ``if_false`` elsewhere (bools/None are constants)."""
-    if_true, if_false = _truth_of(if_true), _truth_of(if_false)
-    if mask is True:
-        return if_true
-    if mask is False:
-        return if_false
-    return pc.if_else(mask, if_true, if_false)
-
-
-def _coalesce(pieces: list):
-    """The first non-null of truth values (or parts) that are disjoint or ordered by priority."""
-    if not pieces:
-        return _NULL_BOOL
-    return pieces[0] if len(pieces) == 1 else pc.coalesce(*pieces)
-
-
-def _not(t):
-    if isinstance(t, pa.Scalar):
-        return _BOOL[sem.kleene_not(t.as_py())]
-    return pc.invert(t)
 
 
 def _left_first_and(a, b):
@@ -184,237 +96,7 @@ def _left_first_or(a, b):
         return a if a.as_py() is True else b
     return pc.if_else(pc.fill_null(a, False), True, _truth_of(b))
 
-
-def _bool_union(t) -> dict:
-    """A truth value as a value (a BOOLEAN union; an UNKNOWN constant is the empty union)."""
-    if isinstance(t, pa.Scalar) and not t.is_valid:
-        return {}
-    return {_T.BOOLEAN: t}
-
-
-def _truth(union: dict):
-    """`semantics.truth` per row: booleans are themselves, other values FALSE, NULL UNKNOWN."""
-    b = union.get(_T.BOOLEAN)
-    others = [p for t, p in union.items() if t is not _T.BOOLEAN]
-    if not others:
-        return _NULL_BOOL if b is None else b
-    false = _where(_mask_or(*(_part_valid(p) for p in others)), False, None)
-    return false if b is None else _coalesce([b, false])
-
-
-def _merge(out: dict, t, part) -> None:
-    """Add ``part`` (disjoint from what is there) to ``out[t]``."""
-    out[t] = part if t not in out else pc.coalesce(out[t], part)
-
-
-# -- constants: folding with the scalar rules --------------------------------------------
-
-def _typed(union: dict) -> "TypedValue | None":
-    """The value of a constant union."""
-    if not union:
-        return None
-    ((t, p),) = union.items()
-    if isinstance(p, _Boxed):
-        return TypedValue(t, p.values[p.codes.as_py()])
-    return TypedValue(t, p.as_py())
-
-
-def _const_union(v: "TypedValue | None") -> dict:
-    if v is None:
-        return {}
-    if v.type == LIST:
-        return {LIST: _Boxed(pa.scalar(0, pa.int32()), (v.value,))}
-    return {v.type: pa.scalar(v.value, ARROW_TYPES[v.type])}
-
-
-def _fold(node: n.Node, values: list, rules: Rules) -> dict:
-    """A node whose operands are all constant: its value, by the scalar rules of `semantics`."""
-    typed = [_typed(v) for v in values]
-    if isinstance(node, n.FunctionCall):
-        return _const_union(call_function(node.name, typed))
-    return _const_union(sem.apply(node, typed, rules))
-
-
-# -- numbers ------------------------------------------------------------------------------------
-
-def _cast(part, arrow_type: pa.DataType):
-    if part.type == arrow_type:
-        return part
-    return pc.cast(part, arrow_type, safe=False)
-
-
-def _as_double(part, t: JmsType, target: JmsType):
-    """``part`` (of type ``t``) as float64, rounded to float32 first when ``target`` is FLOAT.
-
-    An int/long goes to float32 directly (one rounding, as Java's conversion; via float64 it
-    would round twice for longs beyond 2^53).
-    """
-    if target is _T.FLOAT and t is not _T.FLOAT:
-        part = _cast(part, pa.float32())
-    return _cast(part, pa.float64())
-
-
-def _np(part, dtype):
-    """(values, valid) as numpy: a 0-d array for a scalar; nulls filled with 0, valid None = all."""
-    if isinstance(part, pa.Scalar):
-        return np.asarray(part.as_py(), dtype=dtype), None
-    valid = None if part.null_count == 0 else part.is_valid().to_numpy(zero_copy_only=False)
-    return pc.fill_null(part, 0).to_numpy(zero_copy_only=False).astype(dtype, copy=False), valid
-
-
-def _np_valid(*valids):
-    out = None
-    for v in valids:
-        if v is not None:
-            out = v if out is None else out & v
-    return out
-
-
-def _from_np(values: np.ndarray, valid, arrow_type: pa.DataType) -> pa.Array:
-    return pa.array(values, arrow_type, mask=None if valid is None else ~valid)
-
-
-def _double_key(x: np.ndarray) -> np.ndarray:
-    """An int64 whose order is ``Double.compare`` (-0.0 < 0.0, every NaN equal and greatest)."""
-    bits = np.where(np.isnan(x), np.nan, x).astype(np.float64).view(np.int64)
-    return bits ^ ((bits >> 63) & np.int64(0x7FFFFFFFFFFFFFFF))
-
-
-def _compare_doubles(op: n.CompareOp, a, b, total_order: bool):
-    if not total_order:
-        return _COMPARE[op](a, b)
-    (x, vx), (y, vy) = _np(a, np.float64), _np(b, np.float64)
-    res = _NP_COMPARE[op](_double_key(np.atleast_1d(x)), _double_key(np.atleast_1d(y)))
-    return _from_np(res, _np_valid(vx, vy), pa.bool_())
-
-
-def _float_arithmetic(op: n.ArithOp, a, b, t: JmsType):
-    """``a op b`` in double (IEEE, Java's x/0 and %), rounded to float when ``t`` is FLOAT."""
-    if op in _WRAPPING:
-        r = _WRAPPING[op](a, b)
-    elif op is n.ArithOp.DIVIDE:
-        r = pc.divide(a, b)
-    else:
-        (x, vx), (y, vy) = _np(a, np.float64), _np(b, np.float64)
-        with np.errstate(all="ignore"):
-            r = _from_np(np.atleast_1d(np.fmod(x, y)), _np_valid(vx, vy), pa.float64())
-    return _cast(r, pa.float32()) if t is _T.FLOAT else r
-
-
-def _integer_division(op: n.ArithOp, a, b, t: JmsType) -> pa.Array:
-    """Java ``/`` (truncating, wrapping) or ``%`` on int/long; NULL where the divisor is 0."""
-    if op is n.ArithOp.DIVIDE and isinstance(b, pa.Scalar):  # a constant divisor: one kernel
-        divisor = b.as_py()
-        if divisor == 0:
-            return pa.nulls(len(a), ARROW_TYPES[t])
-        # x / -1 is -x, which wraps (MIN / -1 is MIN, as in Java); Arrow's divide truncates
-        return pc.negate(a) if divisor == -1 else pc.divide(a, b)
-    (x, vx), (y, vy) = _np(a, np.int64), _np(b, np.int64)
-    x, y = np.broadcast_arrays(x, y)
-    zero = y == 0
-    overflow = (x == LONG_MIN) & (y == -1)  # LONG_MIN / -1 wraps to LONG_MIN; % gives 0
-    y = np.where(zero | overflow, 1, y)
-    r = np.fmod(x, y)  # truncated remainder: the sign of the dividend, as Java
-    res = r if op is n.ArithOp.MODULO else (x - r) // y
-    valid = _np_valid(vx, vy, ~zero)
-    if t is _T.INT:
-        res = res.astype(np.int32)  # wraps: INT_MIN / -1 is INT_MIN
-    return _from_np(np.atleast_1d(res), valid, ARROW_TYPES[t])
-
-
-# -- strings ------------------------------------------------------------------------------------
-
-def _utf16_order(part):
-    """A binary key whose byte order is UTF-16 code-unit order (Java's String.compareTo)."""
-    if isinstance(part, pa.Scalar):
-        return pa.scalar(part.as_py().encode("utf-8").replace(b"\xee", b"\xfe").replace(b"\xef", b"\xff"))
-    b = pc.cast(part, pa.binary())
-    return pc.replace_substring(pc.replace_substring(b, b"\xee", b"\xfe"), b"\xef", b"\xff")
-
-
-def _distinct(t, part):
-    """(codes, values): ``part`` dictionary-encoded exactly (floats by their bits: -0.0 ≠ 0.0)."""
-    if isinstance(part, _Boxed):
-        return part.codes, list(part.values)
-    if isinstance(part, pa.Scalar):
-        return pa.scalar(0, pa.int32()), [part.as_py()]
-    if t in (_T.FLOAT, _T.DOUBLE):
-        ints = np.int32 if t is _T.FLOAT else np.int64
-        vals, valid = _np(part, np.float32 if t is _T.FLOAT else np.float64)
-        enc = pc.dictionary_encode(_from_np(vals.view(ints), valid, pa.from_numpy_dtype(ints)))
-        floats = enc.dictionary.to_numpy(zero_copy_only=False).view(vals.dtype)
-        return enc.indices, [float(f) for f in floats]
-    enc = pc.dictionary_encode(part)
-    return enc.indices, enc.dictionary.to_pylist()
-
-
-def _java_strings(t, part, jdk: int = 17):
-    """``String.valueOf`` of each value of ``part`` (for string concatenation)."""
-    if isinstance(part, pa.Scalar):
-        return pa.scalar(sem.java_string(TypedValue(t, part.as_py()), jdk), pa.string())
-    if t is _T.STRING:
-        return part
-    if t is _T.BOOLEAN:
-        return pc.if_else(part, "true", "false")
-    if t != LIST and t.is_exact:
-        return pc.cast(part, pa.string())
-    codes, values = _distinct(t, part)
-    texts = pa.array([sem.java_string(TypedValue(t, v), jdk) for v in values], pa.string())
-    return texts.take(codes)
-
-
-#: Largest LIKE patterns run as RE2 regexes: ``_`` after a ``%``, and characters other than ``%``
-#: (measured: beyond these a 40,000-character value can cost RE2 over 100 ms; see `_like_plan`).
-_RE2_MAX_FLOATING, _RE2_MAX_TOKENS = 64, 256
-
-
-@functools.lru_cache(maxsize=512)
-def _like_plan(pattern: str, escape: "str | None") -> tuple:
-    """How to match a LIKE pattern with a kernel: (kind, argument)."""
-    segments = like_segments(pattern, escape)
-    if all(kind == "lit" for seg in segments for kind, _ in seg):
-        texts = ["".join(c for _, c in seg) for seg in segments]
-        if len(texts) == 1:
-            return ("equal", texts[0])
-        if len(texts) == 2 and not texts[1]:
-            return ("starts_with", texts[0])
-        if len(texts) == 2 and not texts[0]:
-            return ("ends_with", texts[1])
-        if not texts[0] and not texts[-1] and sum(bool(s) for s in texts) <= 1:
-            return ("match_substring", "".join(texts))
-    # RE2 is linear, but past a few dozen `_` after a `%` its DFA gives up and the NFA costs
-    # (value length × pattern size) per value: like.py's segment matcher is then much faster.
-    floating = sum(kind == "one" for seg in segments[1:] for kind, _ in seg)
-    if floating > _RE2_MAX_FLOATING or sum(map(len, segments)) > _RE2_MAX_TOKENS:
-        return ("distinct", None)
-    body = ".*".join("".join("." if kind == "one" else _re2_literal(c) for kind, c in seg) for seg in segments)
-    return ("regex", r"(?s)\A" + body + r"\z")
-
-
-def _re2_literal(c: str) -> str:
-    return c if c.isascii() and c.isalnum() else "\\x{%x}" % ord(c)
-
-
-def _like(part: pa.Array, pattern: str, escape: "str | None") -> pa.Array:
-    """Whether each string matches (null where there is no string)."""
-    kind, arg = _like_plan(pattern, escape)
-    if kind == "equal":
-        return pc.equal(part, pa.scalar(arg, pa.string()))
-    if kind == "distinct":
-        return _like_distinct(part, pattern, escape)
-    if kind == "regex":
-        return pc.match_substring_regex(part, arg)
-    if not arg:
-        return _where(_part_valid(part), True, None)  # '%', '%%'…: every string
-    return getattr(pc, kind)(part, arg)
-
-
-def _like_distinct(part: pa.Array, pattern: str, escape: "str | None") -> pa.Array:
-    """LIKE by matching each distinct value with the linear-time `like.compile_like`."""
-    enc = pc.dictionary_encode(part)
-    matcher = compile_like(pattern, escape)
-    hits = pa.array([matcher.matches(s) for s in enc.dictionary.to_pylist()], pa.bool_())
-    return hits.take(enc.indices)
+_T = JmsType
 
 
 # -- the evaluator ------------------------------------------------------------------------------
@@ -622,132 +304,6 @@ class VectorizedEvaluator(NodeVisitor):
         if folded is not None:
             return folded
         return _call_distinct(node.name, args, self.n, self.rules.text_jdk)
-
-
-def _compare_pair(op, lt, lp, rt, rp, rules: Rules):
-    """``lp op rp`` for one pair of types: a truth value, or None when the pair is always FALSE."""
-    if lt == LIST and rt == LIST and op is n.CompareOp.EQ:
-        return _lists_equal(lp, rp)
-    if lt == LIST or rt == LIST:
-        return None
-    rule = rules.compare(op, lt, rt)
-    if rule is Order.FALSE:
-        return None
-    if isinstance(rule, NumericOrder):
-        t = rule.type
-        if t.is_approximate:
-            return _compare_doubles(op, _as_double(lp, lt, t), _as_double(rp, rt, t), rule.total)
-        return _COMPARE[op](_cast(lp, pa.int64()), _cast(rp, pa.int64()))
-    if rule is Order.UTF16:
-        lp, rp = _utf16_order(lp), _utf16_order(rp)
-    return _COMPARE[op](lp, rp)
-
-
-def _conversion(rules: Rules, lt, rt):
-    """`Rules.string_conversion` for one pair of union types (never for a function's list)."""
-    return None if LIST in (lt, rt) else rules.string_conversion(lt, rt)
-
-
-def _java_value_of(part, t):
-    """``t.valueOf(String)`` of each string of ``part`` (`arrow_javanum`)."""
-    return java_value_of_arrow(part, t)
-
-
-def _compare_converted(op, lt, lp, rt, rp, conversion, rules: Rules):
-    """`semantics.compare_converted` for one pair of types: the string side converted to the
-    other side's class; FALSE where that text is not a number; UNKNOWN for ActiveMQ's error."""
-    side, t = conversion
-    both = _mask_and(_part_valid(lp), _part_valid(rp))
-    if side == "error":
-        return _where(both, None, None)
-    if side == "left":
-        cmp = _compare_pair(op, t, _java_value_of(lp, t), rt, rp, rules)
-    else:
-        cmp = _compare_pair(op, lt, lp, t, _java_value_of(rp, t), rules)
-    false = _where(both, False, None)
-    return false if cmp is None else _coalesce([cmp, false])
-
-
-def _lists_equal(lp: _Boxed, rp: _Boxed) -> pa.BooleanArray:
-    """``List.equals`` per row (`semantics.java_equals`), once per distinct pair of lists."""
-    (lc, lv), (rc, rv) = _np(lp.codes, np.int64), _np(rp.codes, np.int64)
-    lc, rc = np.broadcast_arrays(np.atleast_1d(lc), np.atleast_1d(rc))
-    pairs, inverse = np.unique(np.stack([lc, rc], axis=1), axis=0, return_inverse=True)
-    equal = np.array([sem.java_equals(TypedValue(LIST, lp.values[a]), TypedValue(LIST, rp.values[b]))
-                      for a, b in pairs.tolist()], dtype=bool)
-    valid = _np_valid(*(None if v is None else np.broadcast_to(v, lc.shape) for v in (lv, rv)))
-    return _from_np(equal[inverse.reshape(-1)], valid, pa.bool_())
-
-
-def _arithmetic_pair(op, lt, lp, rt, rp, rules: Rules):
-    """``lp op rp`` for one pair of types: (result type, part), or None (NULL)."""
-    t = rules.arithmetic(op, lt, rt)
-    if t is None:
-        return None
-    if t is _T.STRING:
-        return _T.STRING, pc.binary_join_element_wise(lp, _java_strings(rt, rp, rules.text_jdk), "")
-    if t.is_approximate:
-        return t, _float_arithmetic(op, _as_double(lp, lt, t), _as_double(rp, rt, t), t)
-    a, b = _cast(lp, ARROW_TYPES[t]), _cast(rp, ARROW_TYPES[t])
-    if op in _WRAPPING:
-        return t, _WRAPPING[op](a, b)
-    return t, _integer_division(op, a, b, t)
-
-
-def _call_distinct(name: str, args: list, n_rows: int, jdk: int = 17) -> dict:
-    """`functions.call_function` once per distinct tuple of argument values."""
-    codes, decoders = zip(*(_row_codes(union, n_rows) for union in args))
-    keys, inverse = _distinct_rows(codes, [len(dec) for dec in decoders])
-    results = [call_function(name, [dec[c] for dec, c in zip(decoders, key)], jdk) for key in keys]
-    return _gather(results, pa.array(inverse, pa.int64()))
-
-
-def _row_codes(union: dict, n_rows: int):
-    """Per row, a code for the union's value (0 = NULL), and the `TypedValue` of each code."""
-    codes, decoder = np.zeros(n_rows, dtype=np.int64), [None]
-    for t, part in union.items():
-        idx, values = _distinct(t, part)
-        idx, valid = _np(idx, np.int64)
-        codes = np.where(True if valid is None else valid, idx + len(decoder), codes)
-        decoder.extend(TypedValue(t, v) for v in values)
-    return codes, decoder
-
-
-def _distinct_rows(codes, sizes):
-    """The distinct tuples of per-row codes (as lists) and, per row, the index of its tuple."""
-    if math.prod(sizes) < 2**62:  # one int64 key per row (mixed radix)
-        key, weight = np.zeros(len(codes[0]), dtype=np.int64), 1
-        for c, size in zip(codes, sizes):
-            key += c * weight
-            weight *= size
-        uniq, inverse = np.unique(key, return_inverse=True)
-        keys = []
-        for k in uniq.tolist():
-            digits = []
-            for size in sizes:
-                k, digit = divmod(k, size)
-                digits.append(digit)
-            keys.append(digits)
-        return keys, inverse.reshape(-1)
-    uniq, inverse = np.unique(np.stack(codes, axis=1), axis=0, return_inverse=True)
-    return uniq.tolist(), inverse.reshape(-1)
-
-
-def _gather(results: list, inverse: pa.Array) -> dict:
-    """Per-distinct results spread back over the rows, as a union."""
-    out = {}
-    for t in {r.type for r in results if r is not None}:
-        if t == LIST:
-            lists, ids = [], []
-            for r in results:
-                ids.append(len(lists) if r is not None and r.type == t else None)
-                if r is not None and r.type == t:
-                    lists.append(r.value)
-            out[t] = _Boxed(pa.array(ids, pa.int32()).take(inverse), tuple(lists))
-        else:
-            values = [r.value if r is not None and r.type == t else None for r in results]
-            out[t] = pa.array(values, ARROW_TYPES[t]).take(inverse)
-    return out
 
 
 def _broadcast(t, n_rows: int) -> pa.BooleanArray:

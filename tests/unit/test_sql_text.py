@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 
 import jms_selector_spark as jss
 from jms_selector_spark import nodes as n
-from jms_selector_spark.backends.spark_sql import SparkSqlGenerator, like_to_sql, selector_to_sql
+from jms_selector_spark.backends.spark_sql import SparkSqlGenerator, selector_to_sql
+from jms_selector_spark.backends.sql_render import like_to_sql
 from jms_selector_spark.like import compile_like
 
 SCHEMA = {"JMSType": "string", "JMSPriority": "int", "weight": "long", "color": "string", "w": "double",

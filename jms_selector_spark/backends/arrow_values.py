@@ -1,0 +1,211 @@
+"""Arrow values for the vectorized evaluator (`vectorized`): unions, parts, masks, truth values.
+
+A sub-expression's value is a *union* ``{JmsType: part}`` (see `vectorized`'s docstring); this
+module holds what every operator needs to handle them: `_Boxed` parts (ActiveMQ lists), the
+valid-row masks, truth values and their Kleene helpers, constants folded with the scalar rules
+of `semantics` (so constant sub-expressions are the interpreter's by construction), casts, the
+numpy bridge and exact dictionary encoding. It runs no comparison or arithmetic itself
+(`arrow_compare`, `arrow_arithmetic`).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from types import MappingProxyType
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from .. import nodes as n
+from .. import semantics as sem
+from ..functions import LIST, call_function
+from ..lowering import Rules
+from ..types import JmsType
+from ..values import TypedValue
+from .arrow_columns import ARROW_TYPES
+
+_T = JmsType
+_NULL_BOOL = pa.scalar(None, pa.bool_())
+_BOOL = MappingProxyType({True: pa.scalar(True), False: pa.scalar(False), None: _NULL_BOOL})
+
+
+@dataclass(frozen=True)
+class _Boxed:
+    """Values with no Arrow type (ActiveMQ lists): ``codes`` index ``values``; null = absent."""
+
+    codes: "pa.Array | pa.Scalar"
+    values: tuple
+
+
+# -- parts, masks and truth values ----------------------------------------------------------------
+# A *mask* is True (every row), False (no row) or a non-null pa.BooleanArray. A *truth value* is
+# a nullable boolean pa.Array, or a pa.BooleanScalar meaning the same on every row.
+
+def _is_const(union: dict) -> bool:
+    return all(isinstance(p.codes if isinstance(p, _Boxed) else p, pa.Scalar) for p in union.values())
+
+
+def _part_valid(part):
+    """The mask of rows on which ``part`` has a value."""
+    if isinstance(part, _Boxed):
+        part = part.codes
+    if isinstance(part, pa.Scalar):
+        return True
+    return True if part.null_count == 0 else part.is_valid()
+
+
+def _mask_and(*masks):
+    out = True
+    for m in masks:
+        if m is False:
+            return False
+        if m is not True:
+            out = m if out is True else pc.and_(out, m)
+    return out
+
+
+def _mask_or(*masks):
+    out = False
+    for m in masks:
+        if m is True:
+            return True
+        if m is not False:
+            out = m if out is False else pc.or_(out, m)
+    return out
+
+
+def _union_valid(union: dict):
+    return _mask_or(*(_part_valid(p) for p in union.values()))
+
+
+def _truth_of(x):
+    """A truth value for True / False / None, or ``x`` itself when it already is one."""
+    return x if isinstance(x, (pa.Array, pa.Scalar)) else _BOOL[x]
+
+
+def _where(mask, if_true, if_false):
+    """``if_true`` on the rows of ``mask``, ``if_false`` elsewhere (bools/None are constants)."""
+    if_true, if_false = _truth_of(if_true), _truth_of(if_false)
+    if mask is True:
+        return if_true
+    if mask is False:
+        return if_false
+    return pc.if_else(mask, if_true, if_false)
+
+
+def _coalesce(pieces: list):
+    """The first non-null of truth values (or parts) that are disjoint or ordered by priority."""
+    if not pieces:
+        return _NULL_BOOL
+    return pieces[0] if len(pieces) == 1 else pc.coalesce(*pieces)
+
+
+def _not(t):
+    if isinstance(t, pa.Scalar):
+        return _BOOL[sem.kleene_not(t.as_py())]
+    return pc.invert(t)
+
+
+def _bool_union(t) -> dict:
+    """A truth value as a value (a BOOLEAN union; an UNKNOWN constant is the empty union)."""
+    if isinstance(t, pa.Scalar) and not t.is_valid:
+        return {}
+    return {_T.BOOLEAN: t}
+
+
+def _truth(union: dict):
+    """`semantics.truth` per row: booleans are themselves, other values FALSE, NULL UNKNOWN."""
+    b = union.get(_T.BOOLEAN)
+    others = [p for t, p in union.items() if t is not _T.BOOLEAN]
+    if not others:
+        return _NULL_BOOL if b is None else b
+    false = _where(_mask_or(*(_part_valid(p) for p in others)), False, None)
+    return false if b is None else _coalesce([b, false])
+
+
+def _merge(out: dict, t, part) -> None:
+    """Add ``part`` (disjoint from what is there) to ``out[t]``."""
+    out[t] = part if t not in out else pc.coalesce(out[t], part)
+
+
+# -- constants: folding with the scalar rules --------------------------------------------
+
+def _typed(union: dict) -> "TypedValue | None":
+    """The value of a constant union."""
+    if not union:
+        return None
+    ((t, p),) = union.items()
+    if isinstance(p, _Boxed):
+        return TypedValue(t, p.values[p.codes.as_py()])
+    return TypedValue(t, p.as_py())
+
+
+def _const_union(v: "TypedValue | None") -> dict:
+    if v is None:
+        return {}
+    if v.type == LIST:
+        return {LIST: _Boxed(pa.scalar(0, pa.int32()), (v.value,))}
+    return {v.type: pa.scalar(v.value, ARROW_TYPES[v.type])}
+
+
+def _fold(node: n.Node, values: list, rules: Rules) -> dict:
+    """A node whose operands are all constant: its value, by the scalar rules of `semantics`."""
+    typed = [_typed(v) for v in values]
+    if isinstance(node, n.FunctionCall):
+        return _const_union(call_function(node.name, typed))
+    return _const_union(sem.apply(node, typed, rules))
+
+
+# -- numbers ------------------------------------------------------------------------------------
+
+def _cast(part, arrow_type: pa.DataType):
+    if part.type == arrow_type:
+        return part
+    return pc.cast(part, arrow_type, safe=False)
+
+
+def _as_double(part, t: JmsType, target: JmsType):
+    """``part`` (of type ``t``) as float64, rounded to float32 first when ``target`` is FLOAT.
+
+    An int/long goes to float32 directly (one rounding, as Java's conversion; via float64 it
+    would round twice for longs beyond 2^53).
+    """
+    if target is _T.FLOAT and t is not _T.FLOAT:
+        part = _cast(part, pa.float32())
+    return _cast(part, pa.float64())
+
+
+def _np(part, dtype):
+    """(values, valid) as numpy: a 0-d array for a scalar; nulls filled with 0, valid None = all."""
+    if isinstance(part, pa.Scalar):
+        return np.asarray(part.as_py(), dtype=dtype), None
+    valid = None if part.null_count == 0 else part.is_valid().to_numpy(zero_copy_only=False)
+    return pc.fill_null(part, 0).to_numpy(zero_copy_only=False).astype(dtype, copy=False), valid
+
+
+def _np_valid(*valids):
+    out = None
+    for v in valids:
+        if v is not None:
+            out = v if out is None else out & v
+    return out
+
+
+def _from_np(values: np.ndarray, valid, arrow_type: pa.DataType) -> pa.Array:
+    return pa.array(values, arrow_type, mask=None if valid is None else ~valid)
+
+
+def _distinct(t, part):
+    """(codes, values): ``part`` dictionary-encoded exactly (floats by their bits: -0.0 ≠ 0.0)."""
+    if isinstance(part, _Boxed):
+        return part.codes, list(part.values)
+    if isinstance(part, pa.Scalar):
+        return pa.scalar(0, pa.int32()), [part.as_py()]
+    if t in (_T.FLOAT, _T.DOUBLE):
+        ints = np.int32 if t is _T.FLOAT else np.int64
+        vals, valid = _np(part, np.float32 if t is _T.FLOAT else np.float64)
+        enc = pc.dictionary_encode(_from_np(vals.view(ints), valid, pa.from_numpy_dtype(ints)))
+        floats = enc.dictionary.to_numpy(zero_copy_only=False).view(vals.dtype)
+        return enc.indices, [float(f) for f in floats]
+    enc = pc.dictionary_encode(part)
+    return enc.indices, enc.dictionary.to_pylist()

@@ -1,0 +1,193 @@
+"""Comparisons for the Spark SQL back end: ``= <> < > <= >=``, BETWEEN, IN, LIKE and IS NULL.
+
+`SqlComparisons` is a part of `spark_sql.SparkSqlGenerator` (a mixin: it uses the generator's
+``rules``, ``visit`` and ``_shared``). It renders the decisions of `lowering.Rules` — unlike
+types, numeric promotion, Java's NaN and ``Double.compareTo`` orders, UTF-16 string order,
+ActiveMQ's and WSO2's NULL equality, ActiveMQ's string conversion, the BETWEEN null rules — as plain predicates
+wherever Spark's own operator already gives the JMS answer, so they still push down.
+"""
+from __future__ import annotations
+
+import math
+
+from .. import nodes as n
+from ..errors import UnsupportedSelectorError
+from ..lowering import Between, NumericOrder, Order
+from ..types import JmsType
+from .sql_javanum import java_value_of_sql
+from .sql_render import (_FALSE, _TRUE, _UNKNOWN, NULL_BOOL, V, _and, _bool, _cast, _is_zero_possible, _may_nan,
+                         _neg_zero_test, _nonnull, _not, _nulls, _or, _strict, like_to_sql, sql_string)
+
+__all__ = ["SqlComparisons"]
+
+T = JmsType
+C = n.CompareOp
+
+
+class SqlComparisons:
+    """The comparison and predicate visitors of `spark_sql.SparkSqlGenerator`; each returns a `V`."""
+
+    # -- comparison -----------------------------------------------------------------------------
+    def visit_Comparison(self, node) -> V:
+        return self.compare(node.op, self.visit(node.left), self.visit(node.right))
+
+    def compare(self, op, l: V, r: V) -> V:
+        if self.rules.ne_as_not_eq(op):
+            return _not(self.compare(C.EQ, l, r))
+        nulls = self.rules.eq_nulls(op)
+        if nulls is not None:
+            return self._shared(lambda a, b: self._null_eq(a, b, nulls), l, r)
+        if l.type is T.NULL or r.type is T.NULL:
+            return _UNKNOWN
+        return self._core(op, l, r)
+
+    def _null_eq(self, l: V, r: V, nulls) -> V:
+        """``l = r`` where a NULL operand gives a value (`lowering.NullEquality`): ActiveMQ's NULL
+        on the left UNKNOWN, on the right FALSE, both TRUE; WSO2's one side FALSE, both TRUE."""
+        def const(b):
+            return _TRUE if b else _UNKNOWN if b is None else _FALSE
+
+        def text(b):
+            return const(b).sql
+
+        if l.type is T.NULL and r.type is T.NULL:
+            return const(nulls.both)
+        if l.type is T.NULL or r.type is T.NULL:
+            other, one = (r, nulls.left) if l.type is T.NULL else (l, nulls.right)
+            if not other.nullable:
+                return const(one)
+            if nulls.both is True and one is False:
+                return _bool(f"({other.op()} IS NULL)", False, True)
+            return _bool(f"IF({other.op()} IS NULL, {text(nulls.both)}, {text(one)})",
+                         None in (one, nulls.both), True)
+        core = self._core(C.EQ, l, r)
+        if not (l.nullable and r.nullable):
+            one = nulls.left if l.nullable else nulls.right if r.nullable else None
+            if one is None:
+                return core
+            return _FALSE if core.sql == "FALSE" else _bool(f"coalesce({core.sql}, {text(one)})", False, True)
+        return _bool(f"CASE WHEN {l.op()} IS NULL THEN IF({r.op()} IS NULL, {text(nulls.both)}, {text(nulls.left)})"
+                     f" WHEN {r.op()} IS NULL THEN {text(nulls.right)} ELSE {core.sql} END",
+                     None in (nulls.left, nulls.right, nulls.both), True)
+
+    def _core(self, op, l: V, r: V, nan_checks: bool = True) -> V:
+        """``l op r`` for two static non-NULL types: NULL exactly when an operand is NULL.
+
+        ``nan_checks=False`` leaves out the guards that make a NaN operand compare false (the
+        caller knows Spark's own NaN ordering already gives the Java answer).
+        """
+        if not (l.type.is_static and r.type.is_static):  # pragma: no cover - expanded before
+            raise UnsupportedSelectorError("comparison of a value of unknown type")
+        conversion = self.rules.string_conversion(l.type, r.type)
+        if conversion is not None:
+            return self._converted_compare(op, l, r, conversion)
+        rule = self.rules.compare(op, l.type, r.type)
+        if rule is Order.FALSE:
+            return _strict(_FALSE, l, r)
+        if isinstance(rule, NumericOrder):
+            return self._numeric_compare(op, l, r, rule, nan_checks)
+        if rule is Order.UTF16 and not self._utf16_safe(l, r):
+            return _bool(f"encode({l.sql}, 'UTF-16BE') {op.value} encode({r.sql}, 'UTF-16BE')",
+                         l.nullable or r.nullable)
+        return _bool(f"{l.op()} {op.value} {r.op()}", l.nullable or r.nullable)
+
+    def _converted_compare(self, op, l: V, r: V, conversion) -> V:
+        """`semantics.compare_converted`: the string side read with the other side's Java
+        ``valueOf`` (`sql_javanum`); FALSE where Java cannot read it, NULL when an operand is."""
+        side, t = conversion
+        if side == "error":  # ActiveMQ throws; the fallback gives UNKNOWN without caller rewrites
+            raise UnsupportedSelectorError("a boolean compared with a string under convert_string_expressions")
+        s, o = (l, r) if side == "left" else (r, l)
+        conv = V(java_value_of_sql(s.sql, t), t, True)
+        cmp = self._core(op, conv, r) if side == "left" else self._core(op, l, conv)
+        if cmp.sql in ("FALSE", NULL_BOOL):
+            return _strict(_FALSE, l, r)
+        guard = f"{conv.sql} IS NULL" + "".join(f" AND {v.op()} IS NOT NULL" for v in (s, o) if v.nullable)
+        return _bool(f"IF({guard}, FALSE, {cmp.sql})", l.nullable or r.nullable, True)
+
+    @staticmethod
+    def _utf16_safe(l: V, r: V) -> bool:
+        """UTF-8 byte order equals UTF-16 order when one side is a constant below U+D800."""
+        return any(v.is_const and all(ord(ch) < 0xD800 for ch in v.lit) for v in (l, r))
+
+    def _numeric_compare(self, op, l: V, r: V, rule: NumericOrder, nan_checks: bool = True) -> V:
+        t = rule.type
+        nullable = l.nullable or r.nullable
+        if t.is_exact:
+            return _bool(f"{l.op()} {op.value} {r.op()}", nullable)
+        a, b = _cast(l, t), _cast(r, t)
+        plain = f"{a} {op.value} {b}"
+        if rule.total:
+            # Double.compareTo: Spark already puts NaN above all and equal to itself; only the
+            # order of -0.0 and 0.0 differs.
+            if not (_is_zero_possible(l) and _is_zero_possible(r)):
+                return _bool(plain, nullable)
+            za = "-1" if l.is_const else f"IF({_neg_zero_test(a)}, -1, 0)"
+            zb = "-1" if r.is_const else f"IF({_neg_zero_test(b)}, -1, 0)"
+            if l.is_const:
+                za = "-1" if math.copysign(1.0, float(l.lit)) < 0 else "0"
+            if r.is_const:
+                zb = "-1" if math.copysign(1.0, float(r.lit)) < 0 else "0"
+            return _bool(f"CASE WHEN {a} = 0 AND {b} = 0 THEN {za} {op.value} {zb} ELSE {plain} END", nullable, True)
+        # Java == and <: any NaN makes the comparison false (and <> true).
+        nan_l, nan_r = _may_nan(l), _may_nan(r)
+        if (l.is_const and math.isnan(float(l.lit))) or (r.is_const and math.isnan(float(r.lit))):
+            return _strict(_TRUE if op is C.NE else _FALSE, l, r)
+        if not (nan_l or nan_r) or not nan_checks:
+            return _bool(plain, nullable)
+
+        def is_nan(x, other, other_v):
+            return f"isnan({x})" if not other_v.nullable else f"(isnan({x}) AND {other} IS NOT NULL)"
+
+        tests = ([is_nan(a, b, r)] if nan_l else []) + ([is_nan(b, a, l)] if nan_r else [])
+        if op is C.NE:
+            return _bool("(" + " OR ".join([plain] + tests) + ")", nullable, True)
+        return _bool("(" + " AND ".join([plain] + [f"NOT {x}" for x in tests]) + ")", nullable, True)
+
+    # -- BETWEEN, IN, LIKE, IS NULL -------------------------------------------------------------
+    def visit_Between(self, node) -> V:
+        x, lo, hi = self.visit(node.operand), self.visit(node.low), self.visit(node.high)
+        how = self.rules.between(node.negated)
+        if how is Between.NULL_IS_FALSE:
+            if T.NULL in (x.type, lo.type, hi.type):
+                return _TRUE if node.negated else _FALSE
+            # Spark orders NaN above everything: with a non-NaN constant high bound, a NaN operand
+            # already fails `x <= hi` (and `x >= NaN` fails for any other x), exactly as Java's
+            # comparisons do, so the per-comparison NaN guards can go.
+            nan_checks = not (hi.is_const and hi.type.is_numeric and not math.isnan(float(hi.lit)))
+            inside = _and([self._core(C.GE, x, lo, nan_checks), self._core(C.LE, x, hi, nan_checks)])
+            nullable = _nulls(x, lo, hi)
+            if node.negated:
+                return _nonnull(_or([_not(inside)] + [_bool(f"{v.op()} IS NULL", False) for v in nullable]))
+            return _nonnull(_and([inside] + [_bool(f"{v.op()} IS NOT NULL", False) for v in nullable]))
+        if how is Between.OUTSIDE_AS_OR:
+            return self._logic_or([self.compare(C.LT, x, lo), self.compare(C.GT, x, hi)])
+        inside = self._logic_and([self.compare(C.GE, x, lo), self.compare(C.LE, x, hi)])
+        return _not(inside) if node.negated else inside
+
+    def visit_InList(self, node) -> V:
+        x = self.visit(node.operand)
+        if x.type is T.NULL:
+            return _UNKNOWN
+        if x.type is not T.STRING:
+            value = self.rules.in_non_string(node.negated)
+            return _UNKNOWN if value is None else _strict(_TRUE if value else _FALSE, x)
+        vals = ", ".join(sql_string(lit.value) for lit in node.values)
+        return _bool(f"{x.op()} {'NOT IN' if node.negated else 'IN'} ({vals})", x.nullable)
+
+    def visit_Like(self, node) -> V:
+        x = self.visit(node.operand)
+        if x.type is T.NULL:
+            return _UNKNOWN
+        if x.type is not T.STRING:
+            return _strict(_TRUE if node.negated else _FALSE, x)
+        p = _bool(like_to_sql(x.op(), node.pattern, node.escape), x.nullable)
+        return _not(p) if node.negated else p
+
+    def visit_IsNull(self, node) -> V:
+        x = self.visit(node.operand)
+        if x.type is T.NULL:
+            return _bool("TRUE", False, True, True) if not node.negated else _FALSE
+        if not x.nullable:
+            return _FALSE if not node.negated else _TRUE
+        return _bool(f"{x.op()} IS {'NOT ' if node.negated else ''}NULL", False)

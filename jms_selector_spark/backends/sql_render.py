@@ -1,0 +1,207 @@
+"""SQL text of values for the Spark SQL back end (`spark_sql`): what a translated value is and
+how constants, names and truth values are written.
+
+- `V`, a translated value (SQL text, static JMS type, nullability, constant value);
+- injection-proof literals and identifiers (`sql_string`, `sql_identifier`, exact and double
+  literals, casts);
+- the Kleene combinators (`_and`, `_or`, `_not`, `_strict`) that fold constants and keep
+  Spark's own three-valued logic;
+- `like_to_sql`, the linear-time rendering of a LIKE pattern (see `spark_sql`'s docstring).
+
+It decides nothing about JMS semantics: the generator (`spark_sql`, `sql_compare`,
+`sql_arithmetic`) does, from `lowering.Rules`.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+
+from ..errors import UnsupportedSelectorError
+from ..like import like_segments
+from ..types import INT_MAX, INT_MIN, LONG_MIN, JmsType
+
+__all__ = ["V", "sql_string", "sql_identifier", "like_to_sql", "NULL_BOOL"]
+
+T = JmsType
+
+_SPARK = {
+    T.BOOLEAN: "BOOLEAN", T.BYTE: "TINYINT", T.SHORT: "SMALLINT", T.INT: "INT", T.LONG: "BIGINT",
+    T.FLOAT: "FLOAT", T.DOUBLE: "DOUBLE", T.STRING: "STRING",
+}
+NULL_BOOL = "CAST(NULL AS BOOLEAN)"
+
+
+# -- literals and names -------------------------------------------------------------------------
+
+def sql_string(value: str) -> str:
+    """An injection-proof Spark SQL string expression for ``value`` (constant-folded by Spark)."""
+    try:
+        raw = value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise UnsupportedSelectorError(f"string {value!r} is not valid Unicode (lone surrogate)") from None
+    return f"decode(X'{raw.hex().upper()}', 'UTF-8')"
+
+
+def sql_identifier(*parts: str) -> str:
+    """A backtick-quoted column path: ``sql_identifier('properties', 'weight')``."""
+    return ".".join("`" + p.replace("`", "``") + "`" for p in parts)
+
+
+def _exact_literal(v: int) -> str:
+    if v == LONG_MIN:
+        return "CAST(-9223372036854775808 AS BIGINT)"
+    if INT_MIN <= v <= INT_MAX:
+        return str(v)
+    return f"{v}L"
+
+
+def _double_literal(v: float) -> str:
+    if math.isnan(v):
+        return "CAST('NaN' AS DOUBLE)"
+    if math.isinf(v):
+        return "CAST('Infinity' AS DOUBLE)" if v > 0 else "CAST('-Infinity' AS DOUBLE)"
+    text = repr(float(v)).upper().replace("E+", "E")
+    return text + "D"
+
+
+@dataclass(frozen=True)
+class V:
+    """A translated value: SQL text, static JMS type, and what the generator knows about it."""
+
+    sql: str
+    type: JmsType
+    nullable: bool = True
+    atomic: bool = True  # usable as an operand without parentheses
+    lit: object = None  # the Python value of a constant (None: not a constant)
+    variant: "tuple | None" = None  # (column sql, key) of a VARIANT property
+    bound: "int | None" = None  # largest |value| of an exact expression, when smaller than its type's
+
+    def magnitude(self) -> int:
+        """An upper bound of ``|value|`` for an exact numeric (what overflow checks rely on)."""
+        if self.is_const and not isinstance(self.lit, bool):
+            return abs(int(self.lit))
+        if self.bound is not None:
+            return self.bound
+        return _TYPE_MAGNITUDE[self.type]
+
+    @property
+    def is_const(self):
+        return self.lit is not None
+
+    def op(self) -> str:
+        return self.sql if self.atomic else f"({self.sql})"
+
+
+_NULL = V("NULL", T.NULL, True, True)
+#: |MIN_VALUE| of each exact type: the largest magnitude a value of that type can have.
+_TYPE_MAGNITUDE = {T.BYTE: 2**7, T.SHORT: 2**15, T.INT: 2**31, T.LONG: 2**63}
+
+
+def _bool(sql, nullable=True, atomic=False, lit=None) -> V:
+    return V(sql, T.BOOLEAN, nullable, atomic, lit)
+
+
+_TRUE = _bool("TRUE", False, True, True)
+_FALSE = _bool("FALSE", False, True, False)
+_UNKNOWN = _bool(NULL_BOOL, True, True)
+
+
+def _cast(v: V, t: JmsType) -> str:
+    if v.type is t:
+        return v.op()
+    if v.is_const and t is T.DOUBLE and v.type.is_numeric and not isinstance(v.lit, bool):
+        return _double_literal(float(v.lit))
+    return f"CAST({v.sql} AS {_SPARK[t]})"
+
+
+def _nulls(*vs: V) -> list:
+    return [v for v in vs if v.nullable]
+
+
+def _strict(value: V, *operands: V) -> V:
+    """``value`` where every operand is non-NULL, NULL where one is (for constant results)."""
+    nullable = _nulls(*operands)
+    if not nullable:
+        return value
+    if any(o.type is T.NULL for o in operands):
+        return _UNKNOWN
+    cond = " OR ".join(f"{o.op()} IS NULL" for o in nullable)
+    return _bool(f"IF({cond}, {NULL_BOOL}, {value.sql})", True, True)
+
+
+def _and(parts) -> V:
+    parts = [p for p in parts if p.lit is not True]
+    if any(p.sql == "FALSE" for p in parts):
+        return _FALSE
+    if not parts:
+        return _TRUE
+    if len(parts) == 1:
+        return parts[0]
+    return _bool("(" + " AND ".join(p.sql for p in parts) + ")", any(p.nullable for p in parts), True)
+
+
+def _or(parts) -> V:
+    parts = [p for p in parts if p.sql != "FALSE"]
+    if any(p.lit is True for p in parts):
+        return _TRUE
+    if not parts:
+        return _FALSE
+    if len(parts) == 1:
+        return parts[0]
+    return _bool("(" + " OR ".join(p.sql for p in parts) + ")", any(p.nullable for p in parts), True)
+
+
+def _not(p: V) -> V:
+    if p.lit is True:
+        return _FALSE
+    if p.sql == "FALSE":
+        return _TRUE
+    if p.sql == NULL_BOOL:
+        return p
+    return _bool(f"(NOT {p.op()})", p.nullable, True)
+
+
+def _is_zero_possible(v: V) -> bool:
+    return not v.is_const or float(v.lit) == 0.0
+
+
+def _may_nan(v: V) -> bool:
+    return v.type.is_approximate and (not v.is_const or math.isnan(float(v.lit)))
+
+
+def _neg_zero_test(sql: str) -> str:
+    """TRUE when a double/float zero is -0.0 (Spark keeps the sign; only its text shows it)."""
+    return f"(CAST(CAST({sql} AS DOUBLE) AS STRING) LIKE '-%')"
+
+
+
+def _nonnull(v: V) -> V:
+    return replace(v, nullable=False)
+
+
+
+# -- LIKE ---------------------------------------------------------------------------------------
+
+def _regex_char(c: str) -> str:
+    if c.isascii() and not c.isalnum():
+        return "\\" + c
+    return c
+
+
+def like_to_sql(operand_sql: str, pattern: str, escape) -> str:
+    """A linear-time Spark predicate for ``operand LIKE pattern [ESCAPE escape]`` (JMS rules).
+
+    NULL when the operand is NULL; the operand must be a STRING expression.
+    """
+    plan = like_segments(pattern, escape)
+    if len(plan) <= 2 or (len(plan) == 3 and not plan[-1]):
+        spark_pat = "%".join("".join("_" if k == "one" else ("!" + c if c in "%_!" else c) for k, c in seg)
+                             for seg in plan)
+        return f"{operand_sql} LIKE {sql_string(spark_pat)} ESCAPE '!'"
+    segs = [["." if k == "one" else _regex_char(c) for k, c in seg] for seg in plan]
+    rx = "(?s)\\A" + "".join(segs[0])
+    for mid in segs[1:-1]:
+        if mid:
+            rx += "(?>.*?" + "".join(mid) + ")"
+    rx += ".*" + "".join(segs[-1]) + "\\z"
+    return f"{operand_sql} RLIKE {sql_string(rx)}"
