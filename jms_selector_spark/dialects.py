@@ -22,6 +22,9 @@ Built in:
 - ``mqe``: IBM WebSphere MQ Everyplace: only AND, ``=`` and IS NULL; exact types without numeric
   promotion; header literals take the header's type; JMSDeliveryMode is the int 2/1
   (DIALECTS.md §2).
+- ``wso2``: WSO2 Message Broker 3.x (andes), whose engine is ActiveMQ's of 2006 (r450141), as
+  Qpid Java 0.1x copied it: measured on that code (``../shared/DIALECTS.md`` §3).
+- ``solace``: Solace PubSub+ (seed 004 and Solace's "Selectors" pages; §4).
 """
 from __future__ import annotations
 
@@ -29,58 +32,19 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Mapping
 
+from .data_model import (HEADER_TYPES, JMS_ALL_HEADERS, JMS_HEADERS, SOLACE_HEADERS, ZERO_ID, delivery_mode_code,
+                         delivery_mode_name)
 from .types import JmsType as _T
 
-__all__ = ["Dialect", "JMS", "ACTIVEMQ", "IBMMQ", "MQE", "ARTEMIS", "QPID", "QPID_JMS", "RABBITMQ", "RABBITMQ_JMS", "DIALECTS", "get_dialect", "JMS_HEADERS",
+__all__ = ["Dialect", "JMS", "ACTIVEMQ", "IBMMQ", "MQE", "WSO2", "SOLACE", "ARTEMIS", "QPID", "QPID_JMS", "RABBITMQ",
+           "RABBITMQ_JMS", "DIALECTS", "get_dialect", "JMS_HEADERS", "JMS_ALL_HEADERS", "SOLACE_HEADERS",
            "ACTIVEMQ_COMPARISON_PROMOTION", "ARITY", "HEADER_TYPES", "delivery_mode_name", "delivery_mode_code",
            "OPERATORS", "ZERO_ID"]
-
-#: Headers the JMS specification makes selectable.
-JMS_HEADERS = frozenset(
-    {"JMSDeliveryMode", "JMSPriority", "JMSMessageID", "JMSTimestamp", "JMSCorrelationID", "JMSType"}
-)
-
-#: JMS types of the headers a selector can name (any dialect).
-HEADER_TYPES = MappingProxyType({
-    "JMSDeliveryMode": _T.STRING,
-    "JMSPriority": _T.INT,
-    "JMSMessageID": _T.STRING,
-    "JMSTimestamp": _T.LONG,
-    "JMSCorrelationID": _T.STRING,
-    "JMSType": _T.STRING,
-    "JMSRedelivered": _T.BOOLEAN,
-    "JMSExpiration": _T.LONG,
-    "JMSReplyTo": _T.STRING,
-    "JMSDestination": _T.STRING,
-})
-
-
-def delivery_mode_name(value):
-    """JMS delivery mode as selectors see it: 2 → 'PERSISTENT', 1 → 'NON_PERSISTENT'."""
-    if isinstance(value, bool):
-        raise ValueError(f"JMSDeliveryMode must be 'PERSISTENT', 'NON_PERSISTENT', 1 or 2, not {value!r}")
-    if value in (2, "2"):
-        return "PERSISTENT"
-    if value in (1, "1"):
-        return "NON_PERSISTENT"
-    if value in ("PERSISTENT", "NON_PERSISTENT"):
-        return value
-    raise ValueError(f"JMSDeliveryMode must be 'PERSISTENT', 'NON_PERSISTENT', 1 or 2, not {value!r}")
-
-
-def delivery_mode_code(value):
-    """JMS delivery mode as the int constant (MQe): 'PERSISTENT' or 2 → 2, 'NON_PERSISTENT' or 1 → 1."""
-    return 2 if delivery_mode_name(value) == "PERSISTENT" else 1
-
 
 #: Operator names `Dialect.operators` can list (the surface forms; ``unary -`` is a sign on a
 #: non-literal operand: signed literals such as ``-957`` are literals).
 OPERATORS = frozenset({"OR", "AND", "NOT", "=", "<>", "<", ">", "<=", ">=", "BETWEEN", "NOT BETWEEN", "IN", "NOT IN",
                        "LIKE", "NOT LIKE", "IS NULL", "IS NOT NULL", "+", "-", "*", "/", "%", "unary +", "unary -"})
-
-#: IBM MQ's all-zero identifier (MQMI_NONE / MQCI_NONE) as a JMS id string: ``ID:`` + 48 zeros.
-ZERO_ID = "ID:" + "0" * 48
-
 
 @dataclass(frozen=True)
 class Dialect:
@@ -121,6 +85,7 @@ class Dialect:
     null_equality : str
         ``"unknown"``: ``=`` with a NULL operand is UNKNOWN (SQL, JMS). ``"activemq"``: NULL on
         the left is UNKNOWN, NULL only on the right is FALSE, NULL on both sides is TRUE.
+        ``"andes"`` (WSO2, ActiveMQ before AMQ-5281): NULL on one side is FALSE, on both TRUE.
     ne_is_not_eq : bool
         ``a <> b`` is ``NOT (a = b)``, so unlike types give TRUE (ActiveMQ); otherwise ``<>`` of
         unlike types is FALSE like every other comparison of unlike types.
@@ -235,6 +200,32 @@ class Dialect:
     delivery_mode_int : bool
         MQe: JMSDeliveryMode is the int constant (PERSISTENT = 2, NON_PERSISTENT = 1), not the
         strings ``'PERSISTENT'``/``'NON_PERSISTENT'`` of JMS.
+
+    Issue #13 (``wso2``, ``solace``):
+
+    logic : str
+        ``"kleene"``: AND/OR are SQL's three-valued operators.
+        ``"andes"``: ActiveMQ r450141's ``LogicExpression`` (WSO2): ``a AND b`` is UNKNOWN as soon
+        as ``a`` is, else FALSE when ``a`` is, else ``b``; ``a OR b`` is TRUE when ``a`` is, else
+        ``b`` (so ``UNKNOWN AND FALSE`` is UNKNOWN and ``UNKNOWN OR FALSE`` FALSE). BETWEEN and
+        NOT BETWEEN, built from AND/OR there, follow the same rule.
+    require_eof : bool
+        The whole text must be one selector. False (WSO2's grammar has no ``<EOF>``): parsing
+        stops before the first token that cannot continue the selector and the rest is ignored
+        (``ShortMsgID=32,767`` is ``ShortMsgID=32``; ``0.0f`` is ``0.0`` then ``f``); the ignored
+        text must still lex, and a selector that is incomplete where it stops is invalid.
+    blank_selector_invalid : bool
+        A selector of blanks only is a syntax error (WSO2 parses it); the empty string is still
+        "no selector".
+    header_overrides : Mapping[str, object]
+        Headers whose value is fixed whatever the message holds: ``None`` is always NULL (WSO2's
+        JMSDestination), a value that value (WSO2's JMSRedelivered: FALSE when selecting).
+    null_header_defaults : Mapping[str, object]
+        The value a header reads when the message has none (NULL, or no column): WSO2 reads an
+        unset JMSTimestamp or JMSExpiration as 0 (primitive getters).
+    alias_only_headers : frozenset
+        Headers reachable only through an alias of ``header_aliases`` (Solace's SenderID,
+        SequenceNo…: ``sn`` is the header, ``SequenceNo`` stays a property name).
     """
 
     name: str
@@ -285,10 +276,19 @@ class Dialect:
     operators: "frozenset | None" = None
     header_typed_literals: bool = False
     delivery_mode_int: bool = False
+    # -- wso2 / solace (issue #13, seed-ws) --
+    logic: str = "kleene"
+    require_eof: bool = True
+    blank_selector_invalid: bool = False
+    header_overrides: Mapping[str, object] = field(default_factory=lambda: MappingProxyType({}))
+    null_header_defaults: Mapping[str, object] = field(default_factory=lambda: MappingProxyType({}))
+    alias_only_headers: frozenset = frozenset()
 
     def __post_init__(self):
-        if self.null_equality not in ("unknown", "activemq"):
-            raise ValueError(f"null_equality must be 'unknown' or 'activemq', not {self.null_equality!r}")
+        if self.null_equality not in ("unknown", "activemq", "andes"):
+            raise ValueError(f"null_equality must be 'unknown', 'activemq' or 'andes', not {self.null_equality!r}")
+        if self.logic not in ("kleene", "andes"):
+            raise ValueError(f"logic must be 'kleene' or 'andes', not {self.logic!r}")
         if self.integer_division not in ("truncate", "double"):
             raise ValueError(f"integer_division must be 'truncate' or 'double', not {self.integer_division!r}")
         if self.operators is not None and not self.operators <= OPERATORS:
@@ -306,8 +306,15 @@ class Dialect:
         return (_rebuild, (state,))
 
     def header_for(self, name: str) -> str | None:
-        """The header a selector name refers to, or None when it names a property."""
-        name = self.header_aliases.get(name, name)
+        """The header a selector name refers to, or None when it names a property.
+
+        An alias names its header; a header of ``alias_only_headers`` is reached only through its
+        alias (Solace: ``sn`` is SequenceNo, the bare name ``SequenceNo`` is a property)."""
+        aliased = self.header_aliases.get(name)
+        if aliased is not None:
+            return aliased if aliased in self.headers else None
+        if name in self.alias_only_headers:
+            return None
         return name if name in self.headers else None
 
     def header_type(self, header: str) -> _T:
@@ -444,8 +451,39 @@ MQE = JMS.derive(
     headers=JMS_HEADERS | {"JMSExpiration"},
 )
 
-DIALECTS = MappingProxyType({d.name: d for d in (JMS, ACTIVEMQ, IBMMQ, MQE, ARTEMIS, QPID, QPID_JMS, RABBITMQ,
-                                                  RABBITMQ_JMS)})
+# -- wso2 / solace (issue 13; ../shared/DIALECTS.md §3, §4) --
+
+#: WSO2 Message Broker 3.x: andes' selector, ActiveMQ r450141 (2006) as Qpid Java 0.1x copied it.
+WSO2 = ACTIVEMQ.derive(
+    name="wso2",
+    null_equality="andes",
+    logic="andes",
+    require_eof=False,
+    quoted_identifiers=True,
+    functions=frozenset(),
+    blank_selector_invalid=True,
+    string_conversion_prefix=False,  # ActiveMQ 5.x's prefix came later
+    headers=JMS_ALL_HEADERS,
+    header_aliases=MappingProxyType({"AMQMessageID": "JMSMessageID"}),
+    header_overrides=MappingProxyType({"JMSDestination": None, "JMSRedelivered": False}),
+    null_header_defaults=MappingProxyType({"JMSTimestamp": 0, "JMSExpiration": 0}),
+)
+
+#: Solace PubSub+: JMS 1.1 rules, a 2,000-byte limit, ten two-letter aliases, JMSReplyTo and five
+#: Solace-only headers selectable.
+SOLACE = JMS.derive(
+    name="solace",
+    max_length=2000,
+    headers=JMS_HEADERS | {"JMSReplyTo"} | SOLACE_HEADERS,
+    header_aliases=MappingProxyType({
+        "ci": "JMSCorrelationID", "mi": "JMSMessageID", "mt": "JMSType", "rt": "JMSReplyTo", "ts": "JMSTimestamp",
+        "si": "SenderID", "sn": "SequenceNo", "ex": "Expiration", "ct": "HttpContentType", "ce": "HttpContentEncoding",
+    }),
+    alias_only_headers=SOLACE_HEADERS,
+)
+
+DIALECTS = MappingProxyType({d.name: d for d in (JMS, ACTIVEMQ, IBMMQ, MQE, WSO2, SOLACE, ARTEMIS, QPID, QPID_JMS,
+                                                  RABBITMQ, RABBITMQ_JMS)})
 
 
 def get_dialect(dialect: "str | Dialect") -> Dialect:

@@ -28,11 +28,15 @@ def message_resolver(headers: "Mapping | None", properties: "Mapping | None", di
     headers = headers or {}
     properties = properties or {}
     types = types or {}
+    rules = rules_for(dialect)
 
     def resolve(name: str):
         header = dialect.header_for(name)
         if header is not None:
-            value = headers.get(header)
+            rule = rules.header(header)
+            value = rule.value if rule.fixed else headers.get(header)
+            if value is None:
+                value = rule.value
             if value is None:
                 return None
             t = dialect.header_type(header)
@@ -67,10 +71,10 @@ class ReferenceInterpreter(NodeVisitor):
         return self._bool(sem.kleene_not(self.truth(node.operand)))
 
     def visit_And(self, node):
-        return self._bool(sem.kleene_and([self.truth(op) for op in node.operands]))
+        return self._bool(sem.logic_and([self.truth(op) for op in node.operands], self.rules))
 
     def visit_Or(self, node):
-        return self._bool(sem.kleene_or([self.truth(op) for op in node.operands]))
+        return self._bool(sem.logic_or([self.truth(op) for op in node.operands], self.rules))
 
     def visit_Comparison(self, node):
         return self._bool(sem.compare(node.op, self.visit(node.left), self.visit(node.right), self.rules))

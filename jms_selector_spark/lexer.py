@@ -176,8 +176,8 @@ class SelectorLexer:
         r"'(?:[^']|'')*\Z"
         self._fail("unterminated string literal", t.lexpos, len(t.value))
 
-    # A double-quoted identifier (Artemis, Qpid): any text, "" inside stands for one quote.
-    # Outside dialects with ``quoted_identifiers`` a double quote is an error (`t_error`).
+    # A double-quoted identifier (Artemis, Qpid; ActiveMQ's QUOTED_ID, WSO2): any text, "" inside
+    # stands for one quote. Outside dialects with ``quoted_identifiers`` a double quote is an error.
     def t_QUOTED_IDENTIFIER(self, t):
         r'"(?:[^"]|"")*"'
         if not self.dialect.quoted_identifiers:
@@ -200,6 +200,10 @@ class SelectorLexer:
                 if len(head) >= core and tail.isascii() and tail.upper() in RESERVED and self._literal_kind(head):
                     text = head
                     break
+        if not self.dialect.require_eof and self._literal_kind(text) is None:
+            # JavaCC's longest match (WSO2, whose parser then ignores what follows): `0.0f` is
+            # 0.0 then f, `09` is 0 then 9.
+            text = next((text[:k] for k in range(len(text) - 1, 0, -1) if self._literal_kind(text[:k])), text)
         t.lexer.lexpos = t.lexpos + len(text)
         kind, value = self._classify_number(text, t.lexpos)
         t.type = kind

@@ -7,7 +7,7 @@ dialects (``jms``, ``activemq``):
   message; any other spelling of it (inside AND/OR, parenthesised, reversed) is plain equality;
 - ``constant-false`` (ibmmq): a part of the selector that is FALSE whatever the message (a
   selector that is nothing else is rejected with MQRC_SELECTOR_ALWAYS_FALSE);
-- ``length`` (ibmmq): within 10 % of the dialect's byte limit;
+- (the 10,240-byte limit is `lint_wso2_solace`'s ``broker-length``, for every dialect with a limit);
 - ``extended-literal`` (ibmmq): hex/octal/``L`` literals, which ``jms`` rejects;
 - ``mqe-literal-type`` / ``mqe-header-type`` / ``mqe-delivery-mode`` (mqe): comparisons MQe's exact
   types decide differently from ``jms``/``activemq`` (an int property never equals ``5``;
@@ -70,16 +70,6 @@ def _check_constant_false(ctx):
                        "because it also reads a header or property", node.span)
 
 
-def _check_byte_length(ctx):
-    limit = parse_time_rules(ctx.dialect)["max_bytes"]
-    if limit is None or not parse_time_rules(ctx.dialect)["zero_id_wildcard"]:  # the other targets: their own checks
-        return
-    size = len(ctx.text.encode("utf-8", "surrogatepass"))
-    if size > 0.9 * limit:
-        yield ctx.warn("length", f"the selector is {size:,} UTF-8 bytes, close to IBM MQ's limit of {limit:,}"
-                       " (MQ_SELECTOR_LENGTH; longer fails with MQRC_SELECTION_STRING_ERROR)", Span(0, len(ctx.text)))
-
-
 def _check_extended_literals(ctx):
     rules = parse_time_rules(ctx.dialect)
     if not (rules["extended_literals"] and rules["zero_id_wildcard"]):  # IBM MQ (activemq: its own reading)
@@ -129,4 +119,5 @@ def _lit(ctx, lit):
 
 
 #: Appended to `lint.CHECKS`.
-IBM_CHECKS = (_check_zero_id, _check_constant_false, _check_byte_length, _check_extended_literals, _check_mqe_types)
+#: The byte limit (10,240) is `lint_wso2_solace`'s ``broker-length`` check, which covers every dialect with one.
+IBM_CHECKS = (_check_zero_id, _check_constant_false, _check_extended_literals, _check_mqe_types)

@@ -3,14 +3,14 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from . import nodes as n
 from .checker import check
 from .dialects import DIALECTS, ZERO_ID, Dialect, get_dialect
 from .errors import SelectorSyntaxError, SelectorTypeError
 from .lexer import CONVERT_PREFIX
-from .parser import MAX_LENGTH, parse_tree
+from .parser import MAX_LENGTH, parse_tree_with_tail
 from .source import Span
 from .printer import to_text
 from .types import JmsType
@@ -31,11 +31,15 @@ class Selector:
         The AST; None for an empty selector (which matches every message).
     dialect : Dialect
         The rules it was parsed with (and will be evaluated with).
+    ignored : Span or None
+        Trailing text the dialect's parser stops before and ignores (WSO2: ``a = 1 garbage``);
+        None when the whole text is the selector.
     """
 
     text: str
     root: "n.Node | None"
     dialect: Dialect
+    ignored: "Span | None" = field(default=None, compare=False)
 
     @property
     def identifiers(self) -> tuple:
@@ -122,7 +126,7 @@ def as_selector(selector: "str | Selector", dialect: "str | Dialect" = "jms") ->
 @functools.lru_cache(maxsize=4096)
 def _parse_cached(text: str, dialect: Dialect, max_length: int = MAX_LENGTH) -> Selector:
     try:
-        root = parse_tree(text, dialect, max_length=max_length)
+        root, ignored = parse_tree_with_tail(text, dialect, max_length=max_length)
     except SelectorSyntaxError as e:
         hinted = _function_hint(e, text, dialect) or _comment_hint(e, text, dialect)
         if hinted is None:
@@ -139,7 +143,7 @@ def _parse_cached(text: str, dialect: Dialect, max_length: int = MAX_LENGTH) -> 
         # ActiveMQ's `convert_string_expressions:` prefix: the same tree, compared with string
         # conversion (Dialect.convert_string_expressions).
         dialect = dialect.derive(convert_string_expressions=True)
-    return Selector(text, root, dialect)
+    return Selector(text, root, dialect, ignored)
 
 
 #: The whole selector ``JMSMessageID='ID:'+48 zeros`` (or JMSCorrelationID), Java blanks around ``=``.

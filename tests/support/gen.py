@@ -42,6 +42,16 @@ JAVA_TEXTS = ["4.9E-324", "5.0E-324", "1.0E-323", "9.9E-324", "9.999999999999999
               "1.0", "NaN", "Infinity", "-0.0"]
 ZERO_ID = "ID:" + "0" * 48  # IBM MQ's MQMI_NONE / MQCI_NONE
 ESCAPES = ["!", "\\", "a", "%", "_"]
+#: Header names and aliases selectors may use with ``headers=True`` (each a property elsewhere).
+HEADER_NAMES = ["JMSType", "JMSPriority", "JMSTimestamp", "JMSDeliveryMode", "JMSCorrelationID", "JMSMessageID",
+                "JMSReplyTo", "JMSDestination", "JMSRedelivered", "JMSExpiration", "AMQMessageID", "ci", "mi", "mt",
+                "rt", "ts", "si", "sn", "ex", "ct", "ce", "SequenceNo", "CI"]
+#: Headers a message may carry with ``headers=True`` (any may be unset), with their values.
+EXTRA_HEADERS = {"JMSTimestamp": [0, 1, 1767225600000], "JMSMessageID": ["ID:1", "ID:2"],
+                 "JMSReplyTo": ["queue://r", "topic://t", ""], "JMSDestination": ["queue://q", "a"],
+                 "JMSRedelivered": [True, False], "JMSExpiration": [0, 5, 1767225600000],
+                 "SenderID": ["s1", "a", ""], "SequenceNo": [0, 1, 5, LONG_MAX], "Expiration": [0, 1, 1767225600000],
+                 "HttpContentType": ["text/plain", "a"], "HttpContentEncoding": ["gzip", ""]}
 TYPES = ["boolean", "byte", "short", "int", "long", "float", "double", "string"]
 _RANGE = {"byte": (-128, 127), "short": (-32768, 32767), "int": (INT_MIN, INT_MAX), "long": (LONG_MIN, LONG_MAX)}
 
@@ -58,9 +68,12 @@ def _fmt_double(v: float) -> str:
 
 
 class CaseGenerator:
-    def __init__(self, seed: int, dialect: str = "jms"):
+    def __init__(self, seed: int, dialect: str = "jms", *, headers: bool = False):
+        """``headers``: selectors also name headers (and aliases: ``AMQMessageID``, Solace's ``sn``…)
+        and messages carry every header of the data model, some unset (issue 13)."""
         self.rng = random.Random(seed)
         self.dialect = dialect
+        self.headers = headers
         # The constructs a dialect has, from its table entry: an ActiveMQ-family dialect (artemis,
         # qpid, qpid-jms) gets the extended literals, `%`, string `+` and its own names too.
         from jms_selector_spark.dialects import get_dialect
@@ -118,6 +131,12 @@ class CaseGenerator:
                 headers["JMSExpiration"] = r.choice([0, 5000, LONG_MAX])
             if self.mqe and r.random() < 0.2:
                 headers.pop("JMSPriority")
+        if self.headers:
+            for name, values in EXTRA_HEADERS.items():
+                if r.random() < 0.6:
+                    headers[name] = r.choice(values)
+                elif name in headers:
+                    del headers[name]
         return headers, props, types
 
     # -- selectors --------------------------------------------------------------------------
@@ -145,6 +164,8 @@ class CaseGenerator:
                 return r.choice(NAMES) + "." + r.choice(NAMES)
             if self.quoted and r.random() < 0.1:  # "a" names property a; "a""b" property a"b
                 return r.choice(['"' + r.choice(NAMES) + '"', '"a""b"', '"a.b"', '"NOT"'])
+            if self.headers and r.random() < 0.4:
+                return r.choice(HEADER_NAMES)
             return r.choice(NAMES)
         if k < 0.7:
             return self.literal()
@@ -233,7 +254,7 @@ class CaseGenerator:
         if k < 0.8:
             return f"{self.value(depth - 1)} IS {'NOT ' if r.random() < 0.5 else ''}NULL"
         if k < 0.9:
-            return r.choice(NAMES)
+            return r.choice(HEADER_NAMES if self.headers and r.random() < 0.4 else NAMES)
         if self.activemq and k < 0.93:  # Java's number-to-string in string concatenation
             return f"{r.choice(['', 's + '])}'' + {r.choice(NAMES + [_fmt_double(r.choice(DOUBLES[-9:]))])} = {_q(r.choice(JAVA_TEXTS))}"
         if k < 0.95:

@@ -279,7 +279,7 @@ class TestUsage:
         assert "check" in out and "explain" in out and "lint" in out
         assert out.endswith(EXIT_CODES_TEXT)
         code, out, _ = run(capsys, "explain", "--help")
-        assert code == 0 and "--schema SCHEMA" in out and "--dialect {" + ",".join(sorted(DIALECTS)) + "}" in out
+        assert code == 0 and "--schema SCHEMA" in out and "--dialect {" + ",".join(sorted(DIALECTS)) + "}" in " ".join(out.split())
         assert out.endswith(EXIT_CODES_TEXT)
 
     def test_version(self, capsys):

@@ -26,6 +26,8 @@ import warnings
 
 import pytest
 
+from jms_selector_spark.dialects import DIALECTS, get_dialect
+
 from jms_selector_spark import (SelectorError, SelectorSyntaxError, SelectorTooComplexError, evaluate, parse,
                                 selector_to_sql)
 from jms_selector_spark import nodes as n

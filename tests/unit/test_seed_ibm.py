@@ -75,7 +75,7 @@ def test_ibmmq_length_is_in_utf8_bytes():
     ("1 = 2 OR a = 1", "ibmmq", None, ["constant-false"]),
     ("a = 0x1F", "ibmmq", None, ["extended-literal"]),
     ("a = '0x1F'", "ibmmq", None, []),
-    ("s = '" + "x" * 9500 + "'", "ibmmq", None, ["length"]),
+    ("s = '" + "x" * 9500 + "'", "ibmmq", None, ["broker-length"]),
     ("qty = 5", "mqe", {"qty": "int"}, ["mqe-literal-type"]),
     ("qty = 5", "mqe", {"qty": "long"}, []),
     ("qty = 5", "jms", {"qty": "int"}, []),

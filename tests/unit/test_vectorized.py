@@ -19,7 +19,7 @@ import pyarrow as pa
 import pytest
 from gen import NAMES, TYPES, CaseGenerator
 
-from jms_selector_spark import ACTIVEMQ, JMS, Dialect, SelectorError, evaluate, parse
+from jms_selector_spark import ACTIVEMQ, JMS, WSO2, Dialect, SelectorError, evaluate, parse
 from jms_selector_spark.backends.arrow_columns import ARROW_TYPES as ARROW
 from jms_selector_spark.dialects import get_dialect
 from jms_selector_spark.backends.vectorized import VectorizedEvaluator, evaluate_batch
@@ -322,7 +322,9 @@ def test_activemq_functions():
 #: Grammar-only fields (they change what parses, not what a parsed selector means): left out below.
 GRAMMAR_ONLY = {"name", "not_binds_tighter", "extended_literals", "static_operand_checks", "comments",
                 "unicode_identifiers", "functions", "in_requires_identifier", "headers", "header_aliases",
-                "max_length"}
+                "max_length", "require_eof", "quoted_identifiers", "blank_selector_invalid", "alias_only_headers",
+                # header rules apply where a selector is bound to a table (tests/unit/test_seed_ws.py)
+                "header_overrides", "null_header_defaults"}
 #: Each behavioural flag on which the built-in dialects differ, taken alone (ActiveMQ's value on top
 #: of jms, and jms's value on top of activemq), so that every rule is exercised in every context.
 #: Derived from the `Dialect` fields, so a new rule is exercised as soon as a dialect sets it.
@@ -330,11 +332,20 @@ FLAGS = [f.name for f in dataclasses.fields(Dialect)
          if f.name not in GRAMMAR_ONLY and getattr(JMS, f.name) != getattr(ACTIVEMQ, f.name)]
 
 
+#: WSO2's rules where they differ from ActiveMQ's (its 2006 engine), each alone on jms and activemq.
+WSO2_FLAGS = [f.name for f in dataclasses.fields(Dialect)
+              if f.name not in GRAMMAR_ONLY and getattr(WSO2, f.name) != getattr(ACTIVEMQ, f.name)]
+
+
 def _one_flag_dialects():
     for flag in FLAGS:
         base = {"modulo": True, "static_operand_checks": False}  # let % and odd operands through
         yield JMS.derive(name=f"jms+{flag}", **{**base, flag: getattr(ACTIVEMQ, flag)})
         yield ACTIVEMQ.derive(name=f"activemq-{flag}", **{flag: getattr(JMS, flag)})
+    for flag in WSO2_FLAGS:
+        base = {"modulo": True, "static_operand_checks": False}
+        yield JMS.derive(name=f"jms+wso2.{flag}", **{**base, flag: getattr(WSO2, flag)})
+        yield ACTIVEMQ.derive(name=f"activemq+wso2.{flag}", **{flag: getattr(WSO2, flag)})
 
 
 @pytest.mark.parametrize("dialect", list(_one_flag_dialects()), ids=lambda d: d.name)
