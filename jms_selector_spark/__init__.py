@@ -22,7 +22,7 @@ Nothing here imports Spark; the Spark entry points import it when called.
 from ._version import __version__
 from .api import explain_filter, jms_filter, selector_to_column, selector_to_sql
 from .dialect_compare import DialectComparison, TypedMessage, compare_dialects
-from .dialects import ACTIVEMQ, JMS, Dialect, get_dialect
+from .dialects import ACTIVEMQ, JMS, SOLACE, WSO2, Dialect, get_dialect
 from .errors import (
     BindingOptionError,
     SelectorBindingError,
@@ -70,6 +70,8 @@ __all__ = [
     "Dialect",
     "JMS",
     "ACTIVEMQ",
+    "WSO2",
+    "SOLACE",
     "get_dialect",
     "SelectorError",
     "SelectorSyntaxError",

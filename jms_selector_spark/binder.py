@@ -32,6 +32,7 @@ from typing import Mapping
 from . import nodes as n
 from .dialects import HEADER_TYPES
 from .errors import BindingOptionError, SelectorBindingError
+from .lowering import rules_for
 from .selector import Selector
 from .types import JmsType
 
@@ -139,10 +140,17 @@ class ColumnRef:
     type : JmsType
         The JMS type of every value (DYNAMIC for VARIANT, NULL for missing).
     conversion : str or None
-        ``"delivery_mode"`` (int column → 'PERSISTENT'/'NON_PERSISTENT'), ``"epoch_millis"``
+        ``"delivery_mode"`` (int column → 'PERSISTENT'/'NON_PERSISTENT'), ``"delivery_mode_code"``
+        (MQe: string column → the int 2/1), ``"epoch_millis"``
         (TIMESTAMP → long), ``"decimal"`` (DECIMAL → long/double), or None.
     spark_type : str
         The Spark type name of the source (``typeName()``), for messages and explain.
+    header : bool
+        The name is a header (``missing`` then means the table has no column for it).
+    default : object
+        A header's value where the column is NULL or absent (`lowering.HeaderRule`; WSO2's unset
+        JMSTimestamp reads 0); with ``access == "missing"`` the value of every row (WSO2's
+        JMSRedelivered: FALSE). None: NULL.
     """
 
     name: str
@@ -152,6 +160,7 @@ class ColumnRef:
     conversion: "str | None" = None
     spark_type: str = ""
     header: bool = False
+    default: object = None
 
 
 @dataclass(frozen=True)
@@ -226,9 +235,10 @@ def bind(selector: Selector, schema, binding: "Binding | None" = None) -> BoundS
     binding = binding or Binding()
     fields = _fields(schema)
     props_type = fields.get(binding.properties)
-    # Columns holding a JMS header are never read as properties, even for a header the dialect
-    # does not make selectable (in `jms`, JMSExpiration names a property, which such a table
-    # does not have: NULL).
+    # Columns holding a header of the data model are never read as properties, even for a header
+    # the dialect does not make selectable (in `jms`, JMSExpiration names a property, which such a
+    # table does not have: NULL; nor does it read Solace's SequenceNo column as a property:
+    # ``headers={"SequenceNo": "other"}`` moves the header elsewhere).
     header_columns = {binding.headers.get(h, h) for h in selector.dialect.headers | HEADER_TYPES.keys()}
     refs = {}
     for name in selector.identifiers:
@@ -283,21 +293,40 @@ def _typed_ref(selector, name, path, access, data_type, header=False) -> ColumnR
     return ColumnRef(name, path, access, jms, conv, data_type.typeName(), header)
 
 
+def _header_ref(name, header, selector, fields, binding) -> ColumnRef:
+    """A header: its column (``headers=`` may rename it), as `lowering.Rules.header` says the
+    dialect reads it (fixed, or a default where the message has no value)."""
+    d = selector.dialect
+    rule = rules_for(d).header(header)
+    want = d.header_type(header)
+    column = binding.headers.get(header, header)
+    if rule.fixed or column not in fields:
+        if rule.value is None:
+            return ColumnRef(name, (), "missing", JmsType.NULL, header=True)
+        return ColumnRef(name, (), "missing", want, header=True, default=rule.value)
+    dt = fields[column]
+    ref = _typed_ref(selector, name, (column,), "column", dt, header=True)
+    if header == "JMSDeliveryMode" and ref.type.is_exact and want is JmsType.STRING:
+        ref = ColumnRef(name, (column,), "column", JmsType.STRING, "delivery_mode", ref.spark_type, True)
+    elif header == "JMSDeliveryMode" and ref.type is JmsType.STRING and want is JmsType.INT:
+        # MQe: the int constant, from a 'PERSISTENT'/'NON_PERSISTENT' column
+        ref = ColumnRef(name, (column,), "column", JmsType.INT, "delivery_mode_code", ref.spark_type, True)
+    elif (want.is_exact and not ref.type.is_exact or want is JmsType.STRING and ref.type is not JmsType.STRING
+          or want is JmsType.BOOLEAN and ref.type is not JmsType.BOOLEAN):
+        _unselectable(selector, name, column, dt, f": header {header} needs a {want.value} column")
+    elif d.header_typed_literals and want.is_exact and ref.conversion is None and ref.type is not want:
+        # MQe: a header holds its own type (JMSPriority an int) whatever the column's width
+        ref = ColumnRef(name, (column,), "column", want, None, ref.spark_type, True)
+    if rule.value is not None:
+        ref = ColumnRef(ref.name, ref.path, ref.access, ref.type, ref.conversion, ref.spark_type, True, rule.value)
+    return ref
+
+
 def _resolve(name, selector, fields, props_type, header_columns, binding) -> ColumnRef:
     d = selector.dialect
     header = d.header_for(name)
     if header is not None:
-        column = binding.headers.get(header, header)
-        if column not in fields:
-            return ColumnRef(name, (), "missing", JmsType.NULL, header=True)
-        dt = fields[column]
-        want = HEADER_TYPES.get(header, JmsType.STRING)
-        ref = _typed_ref(selector, name, (column,), "column", dt, header=True)
-        if header == "JMSDeliveryMode" and ref.type.is_exact:
-            return ColumnRef(name, (column,), "column", JmsType.STRING, "delivery_mode", ref.spark_type, True)
-        if want.is_exact and not ref.type.is_exact or want is JmsType.STRING and ref.type is not JmsType.STRING:
-            _unselectable(selector, name, column, dt, f": header {header} needs a {want.value} column")
-        return ref
+        return _header_ref(name, header, selector, fields, binding)
     if props_type is not None:
         kind = props_type.typeName()
         if kind == "struct":

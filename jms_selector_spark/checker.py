@@ -40,12 +40,13 @@ def is_predicate(node: n.Node) -> bool:
 def check(root: n.Node, dialect: Dialect, text: str) -> None:
     """Raise `SelectorTypeError` if ``root`` breaks a static rule of ``dialect``."""
     fail = _Fail(text)
-    _require_boolean(root, fail, "a selector")
+    if not dialect.value_conditions:
+        _require_boolean(root, fail, "a selector")
     for node in n.walk(root):
         if isinstance(node, n.Literal):
             if node.type.is_exact and not LONG_MIN <= node.value <= LONG_MAX:
                 fail(node, "exact numeric literal out of the range of a Java long")
-        elif isinstance(node, (n.Not, n.And, n.Or)):
+        elif isinstance(node, (n.Not, n.And, n.Or)) and not dialect.value_conditions:
             for op in n.children(node):
                 _require_boolean(op, fail, f"an operand of {type(node).__name__.upper()}")
         elif isinstance(node, n.Comparison):
@@ -53,7 +54,7 @@ def check(root: n.Node, dialect: Dialect, text: str) -> None:
                 if _is_null_literal(op):
                     fail(op, "NULL cannot be compared (use IS NULL)")
                 if node.op.is_ordering:
-                    _require_orderable(op, fail, node.op.value)
+                    _require_orderable(op, fail, node.op.value, dialect.ordering_literal_checks)
             if (dialect.not_binds_tighter and _is_const(node.left) and _is_const(node.right)
                     and not text[node.right.span.start:node.right.span.start + 1] in "+-"):
                 # ActiveMQ's checkEqualOperandCompatability: a boolean constant on the left
@@ -61,11 +62,14 @@ def check(root: n.Node, dialect: Dialect, text: str) -> None:
                 # constant there: its sign is an operator).
                 if node.left.type is JmsType.BOOLEAN and node.right.type is not JmsType.BOOLEAN:
                     fail(node, f"{_show(node.left)} cannot be compared with {_show(node.right)}")
+            if (dialect.constant_type_checks and _is_const(node.left) and _is_const(node.right)
+                    and node.left.type.family != node.right.type.family):
+                fail(node, f"{_show(node.left)} cannot be compared with {_show(node.right)}")
         elif isinstance(node, n.Between):
             for op in (node.operand, node.low, node.high):
                 if _is_null_literal(op):
                     fail(op, "NULL cannot be compared (use IS NULL)")
-                _require_orderable(op, fail, "BETWEEN")
+                _require_orderable(op, fail, "BETWEEN", dialect.ordering_literal_checks)
         elif isinstance(node, n.InList):
             if dialect.in_requires_identifier and not isinstance(node.operand, n.Identifier):
                 fail(node.operand, "the left side of IN must be a header or property name")
@@ -110,10 +114,12 @@ def _require_boolean(node, fail, what):
     fail(node, f"{what} must be a condition, not {_describe(node)}")
 
 
-def _require_orderable(node, fail, op):
+def _require_orderable(node, fail, op, literals=True):
     # A boolean function is a BooleanExpression in ActiveMQ, which its checkLessThanOperand
     # rejects like any other condition (`REGEX('a', s) > 1`, `x BETWEEN INLIST(l, v) AND 2`).
-    if (is_predicate(node) or (isinstance(node, n.Literal) and not node.type.is_numeric)
+    # ``literals`` False (RabbitMQ): string and boolean literals are compared when evaluated.
+    if (is_predicate(node) or (isinstance(node, n.Literal) and not node.type.is_numeric
+                               and (literals or node.type is JmsType.NULL))
             or (isinstance(node, n.FunctionCall) and node.name in BOOLEAN_FUNCTIONS)):
         fail(node, f"{_describe(node)} cannot be compared with {op} (only numbers can)")
 

@@ -398,8 +398,8 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--format", choices=("auto", "lines", "jsonl"), default="auto",
                        help="how --file is laid out (default: JSON lines when its first line starts with '{')")
         p.add_argument("--dialect", choices=sorted(DIALECTS), default="jms",
-                       help="the rules to apply: 'jms' (the specification, default) or "
-                            "'activemq' (ActiveMQ Classic 5.17)")
+                       help="the rules to apply: 'jms' (the specification, default), "
+                            "'activemq' (ActiveMQ Classic 5.17) or another broker's (README, 'Dialects')")
         p.add_argument(
             "--schema", type=schema_arg, metavar="SCHEMA",
             help="the table: 'weight:long,color:string' (JMS types), a Spark DDL string "

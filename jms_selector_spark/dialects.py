@@ -13,6 +13,18 @@ Built in:
 - ``jms``: the JMS specification text (as restated by IBM MQ, WSO2, Solace and others).
 - ``activemq``: ActiveMQ Classic 5.17, measured with its own selector engine
   (``../shared/oracle/activemq``).
+- ``artemis``, ``qpid`` (Broker-J), ``qpid-jms``, ``rabbitmq`` (the broker's SQL filter),
+  ``rabbitmq-jms`` (JMS client + topic exchange): each judged against its broker's own test suite
+  (issue #14, README "Broker dialects").
+- ``ibmmq``: IBM MQ classes for JMS (queue-manager selection): ``jms`` plus the all-zero
+  message/correlation id wildcard, constant-FALSE rejection, a 10,240-byte limit and hex/octal/L
+  literals (DIALECTS.md §1).
+- ``mqe``: IBM WebSphere MQ Everyplace: only AND, ``=`` and IS NULL; exact types without numeric
+  promotion; header literals take the header's type; JMSDeliveryMode is the int 2/1
+  (DIALECTS.md §2).
+- ``wso2``: WSO2 Message Broker 3.x (andes), whose engine is ActiveMQ's of 2006 (r450141), as
+  Qpid Java 0.1x copied it: measured on that code (``../shared/DIALECTS.md`` §3).
+- ``solace``: Solace PubSub+ (seed 004 and Solace's "Selectors" pages; §4).
 """
 from __future__ import annotations
 
@@ -20,43 +32,19 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Mapping
 
+from .data_model import (HEADER_TYPES, JMS_ALL_HEADERS, JMS_HEADERS, SOLACE_HEADERS, ZERO_ID, delivery_mode_code,
+                         delivery_mode_name)
 from .types import JmsType as _T
 
-__all__ = ["Dialect", "JMS", "ACTIVEMQ", "DIALECTS", "get_dialect", "JMS_HEADERS", "ACTIVEMQ_COMPARISON_PROMOTION",
-           "ARITY", "HEADER_TYPES", "delivery_mode_name"]
+__all__ = ["Dialect", "JMS", "ACTIVEMQ", "IBMMQ", "MQE", "WSO2", "SOLACE", "ARTEMIS", "QPID", "QPID_JMS", "RABBITMQ",
+           "RABBITMQ_JMS", "DIALECTS", "get_dialect", "JMS_HEADERS", "JMS_ALL_HEADERS", "SOLACE_HEADERS",
+           "ACTIVEMQ_COMPARISON_PROMOTION", "ARITY", "HEADER_TYPES", "delivery_mode_name", "delivery_mode_code",
+           "OPERATORS", "ZERO_ID"]
 
-#: Headers the JMS specification makes selectable.
-JMS_HEADERS = frozenset(
-    {"JMSDeliveryMode", "JMSPriority", "JMSMessageID", "JMSTimestamp", "JMSCorrelationID", "JMSType"}
-)
-
-#: JMS types of the headers a selector can name (any dialect).
-HEADER_TYPES = MappingProxyType({
-    "JMSDeliveryMode": _T.STRING,
-    "JMSPriority": _T.INT,
-    "JMSMessageID": _T.STRING,
-    "JMSTimestamp": _T.LONG,
-    "JMSCorrelationID": _T.STRING,
-    "JMSType": _T.STRING,
-    "JMSRedelivered": _T.BOOLEAN,
-    "JMSExpiration": _T.LONG,
-    "JMSReplyTo": _T.STRING,
-    "JMSDestination": _T.STRING,
-})
-
-
-def delivery_mode_name(value):
-    """JMS delivery mode as selectors see it: 2 → 'PERSISTENT', 1 → 'NON_PERSISTENT'."""
-    if isinstance(value, bool):
-        raise ValueError(f"JMSDeliveryMode must be 'PERSISTENT', 'NON_PERSISTENT', 1 or 2, not {value!r}")
-    if value in (2, "2"):
-        return "PERSISTENT"
-    if value in (1, "1"):
-        return "NON_PERSISTENT"
-    if value in ("PERSISTENT", "NON_PERSISTENT"):
-        return value
-    raise ValueError(f"JMSDeliveryMode must be 'PERSISTENT', 'NON_PERSISTENT', 1 or 2, not {value!r}")
-
+#: Operator names `Dialect.operators` can list (the surface forms; ``unary -`` is a sign on a
+#: non-literal operand: signed literals such as ``-957`` are literals).
+OPERATORS = frozenset({"OR", "AND", "NOT", "=", "<>", "<", ">", "<=", ">=", "BETWEEN", "NOT BETWEEN", "IN", "NOT IN",
+                       "LIKE", "NOT LIKE", "IS NULL", "IS NOT NULL", "+", "-", "*", "/", "%", "unary +", "unary -"})
 
 @dataclass(frozen=True)
 class Dialect:
@@ -97,6 +85,7 @@ class Dialect:
     null_equality : str
         ``"unknown"``: ``=`` with a NULL operand is UNKNOWN (SQL, JMS). ``"activemq"``: NULL on
         the left is UNKNOWN, NULL only on the right is FALSE, NULL on both sides is TRUE.
+        ``"andes"`` (WSO2, ActiveMQ before AMQ-5281): NULL on one side is FALSE, on both TRUE.
     ne_is_not_eq : bool
         ``a <> b`` is ``NOT (a = b)``, so unlike types give TRUE (ActiveMQ); otherwise ``<>`` of
         unlike types is FALSE like every other comparison of unlike types.
@@ -154,6 +143,89 @@ class Dialect:
         Comparisons between a string and a number or boolean convert the string with the Java
         ``valueOf`` of the other operand's class (ActiveMQ's ``ComparisonExpression.compare``
         under the prefix; invalid text compares FALSE).
+
+    Issue #14 (``artemis``, ``qpid``, ``qpid-jms``, ``qpid-cpp``, ``rabbitmq``):
+
+    quoted_identifiers : bool
+        ``"any text"`` is an identifier (``""`` inside stands for ``"``), so properties such as
+        ``a.test`` or ``hyphenated-prop`` can be named (Artemis, Qpid Broker-J, qpid-jms).
+    chained_comparisons : bool
+        With ``not_binds_tighter`` False: the predicates chain as in ActiveMQ's grammar (``a = b =
+        c`` is ``(a = b) = c``) while ``NOT`` still takes a whole predicate (Qpid Broker-J).
+    bang_equals : bool
+        ``!=`` is another spelling of ``<>`` (RabbitMQ's SQL filter).
+    ordering_literal_checks : bool
+        Reject at parse time a string or boolean literal as an operand of ``< > <= >=`` or
+        BETWEEN (JMS). Without it they are evaluated (RabbitMQ: strings in lexical order, a string
+        against a number FALSE).
+    value_conditions : bool
+        Any expression may stand where a condition is expected (``+weight`` as a whole selector,
+        RabbitMQ); it is TRUE only when its value is a boolean TRUE.
+    strict_like_patterns : bool
+        A LIKE pattern holding a control character (below U+0020, or U+007F) or ending in its
+        escape character is invalid (RabbitMQ's ``check_char``, ``invalid_escape_at_end``).
+    max_tokens : int | None
+        Most tokens a selector may have (RabbitMQ: 200).
+    escape_code_points : bool
+        An ESCAPE is one Unicode character (a code point, RabbitMQ's Erlang lists) rather than
+        one Java char (UTF-16 unit).
+    ordered_booleans : bool
+        With ``string_ordering``: ``<`` etc. on two booleans order FALSE before TRUE (ActiveMQ's
+        ``Comparable``); otherwise they compare FALSE (RabbitMQ orders numbers and strings only).
+    dotted_identifiers : bool
+        ``.`` may continue an identifier (``period.bool.prop``: the RabbitMQ JMS client).
+    constant_type_checks : bool
+        A comparison of two literals of unlike types (``TRUE = 'a'``) is invalid (the RabbitMQ
+        JMS client's type checker).
+
+    Issue #13 (``ibmmq``, ``mqe``):
+
+    zero_id_wildcard : bool
+        IBM MQ: a selector that is exactly ``JMSMessageID='ID:'+48 zeros`` or
+        ``JMSCorrelationID='ID:'+48 zeros`` (blanks around ``=`` allowed, nothing else) matches
+        every message, also one without a correlation id (the client gets the first message with
+        MQMI_NONE/MQCI_NONE). In that exact form a non-zero id compares as bytes, so lower-case hex
+        selects the id an archive holds as ``ID:`` + upper-case hex. Any other form is plain string
+        equality. Decided at parse time.
+    reject_constant_false : bool
+        IBM MQ: a selector that refers to no header or property and is FALSE is invalid
+        (``MQRC_SELECTOR_ALWAYS_FALSE``, 2504): ``1 = 2``, ``FALSE``, ``'a' = 'b'``.
+    operators : frozenset or None
+        The operators the dialect has (names from `OPERATORS`); any other is a syntax error at
+        its position. None: every operator of the grammar (MQe: only AND, ``=``, IS NULL).
+    header_typed_literals : bool
+        MQe: an exact literal compared with a header takes the header's type (int for JMSPriority
+        and JMSDeliveryMode, long for JMSTimestamp/JMSExpiration), and a header column is read as
+        the header's own type whatever its integer width. Property literals keep long/double.
+    delivery_mode_int : bool
+        MQe: JMSDeliveryMode is the int constant (PERSISTENT = 2, NON_PERSISTENT = 1), not the
+        strings ``'PERSISTENT'``/``'NON_PERSISTENT'`` of JMS.
+
+    Issue #13 (``wso2``, ``solace``):
+
+    logic : str
+        ``"kleene"``: AND/OR are SQL's three-valued operators.
+        ``"andes"``: ActiveMQ r450141's ``LogicExpression`` (WSO2): ``a AND b`` is UNKNOWN as soon
+        as ``a`` is, else FALSE when ``a`` is, else ``b``; ``a OR b`` is TRUE when ``a`` is, else
+        ``b`` (so ``UNKNOWN AND FALSE`` is UNKNOWN and ``UNKNOWN OR FALSE`` FALSE). BETWEEN and
+        NOT BETWEEN, built from AND/OR there, follow the same rule.
+    require_eof : bool
+        The whole text must be one selector. False (WSO2's grammar has no ``<EOF>``): parsing
+        stops before the first token that cannot continue the selector and the rest is ignored
+        (``ShortMsgID=32,767`` is ``ShortMsgID=32``; ``0.0f`` is ``0.0`` then ``f``); the ignored
+        text must still lex, and a selector that is incomplete where it stops is invalid.
+    blank_selector_invalid : bool
+        A selector of blanks only is a syntax error (WSO2 parses it); the empty string is still
+        "no selector".
+    header_overrides : Mapping[str, object]
+        Headers whose value is fixed whatever the message holds: ``None`` is always NULL (WSO2's
+        JMSDestination), a value that value (WSO2's JMSRedelivered: FALSE when selecting).
+    null_header_defaults : Mapping[str, object]
+        The value a header reads when the message has none (NULL, or no column): WSO2 reads an
+        unset JMSTimestamp or JMSExpiration as 0 (primitive getters).
+    alias_only_headers : frozenset
+        Headers reachable only through an alias of ``header_aliases`` (Solace's SenderID,
+        SequenceNo…: ``sn`` is the header, ``SequenceNo`` stays a property name).
     """
 
     name: str
@@ -186,12 +258,41 @@ class Dialect:
     jdk: int = 17
     string_conversion_prefix: bool = False
     convert_string_expressions: bool = False
+    # -- issue #14: artemis, qpid, qpid-jms, qpid-cpp, rabbitmq --------------------------------
+    quoted_identifiers: bool = False
+    chained_comparisons: bool = False
+    bang_equals: bool = False
+    ordering_literal_checks: bool = True
+    value_conditions: bool = False
+    strict_like_patterns: bool = False
+    max_tokens: "int | None" = None
+    escape_code_points: bool = False
+    ordered_booleans: bool = True
+    dotted_identifiers: bool = False
+    constant_type_checks: bool = False
+    # -- ibmmq / mqe (issue #13, seed-ibm) --
+    zero_id_wildcard: bool = False
+    reject_constant_false: bool = False
+    operators: "frozenset | None" = None
+    header_typed_literals: bool = False
+    delivery_mode_int: bool = False
+    # -- wso2 / solace (issue #13, seed-ws) --
+    logic: str = "kleene"
+    require_eof: bool = True
+    blank_selector_invalid: bool = False
+    header_overrides: Mapping[str, object] = field(default_factory=lambda: MappingProxyType({}))
+    null_header_defaults: Mapping[str, object] = field(default_factory=lambda: MappingProxyType({}))
+    alias_only_headers: frozenset = frozenset()
 
     def __post_init__(self):
-        if self.null_equality not in ("unknown", "activemq"):
-            raise ValueError(f"null_equality must be 'unknown' or 'activemq', not {self.null_equality!r}")
+        if self.null_equality not in ("unknown", "activemq", "andes"):
+            raise ValueError(f"null_equality must be 'unknown', 'activemq' or 'andes', not {self.null_equality!r}")
+        if self.logic not in ("kleene", "andes"):
+            raise ValueError(f"logic must be 'kleene' or 'andes', not {self.logic!r}")
         if self.integer_division not in ("truncate", "double"):
             raise ValueError(f"integer_division must be 'truncate' or 'double', not {self.integer_division!r}")
+        if self.operators is not None and not self.operators <= OPERATORS:
+            raise ValueError(f"operators: unknown {sorted(self.operators - OPERATORS)}; known: {sorted(OPERATORS)}")
 
     def __hash__(self):
         return hash(self.name)
@@ -205,9 +306,22 @@ class Dialect:
         return (_rebuild, (state,))
 
     def header_for(self, name: str) -> str | None:
-        """The header a selector name refers to, or None when it names a property."""
-        name = self.header_aliases.get(name, name)
+        """The header a selector name refers to, or None when it names a property.
+
+        An alias names its header; a header of ``alias_only_headers`` is reached only through its
+        alias (Solace: ``sn`` is SequenceNo, the bare name ``SequenceNo`` is a property)."""
+        aliased = self.header_aliases.get(name)
+        if aliased is not None:
+            return aliased if aliased in self.headers else None
+        if name in self.alias_only_headers:
+            return None
         return name if name in self.headers else None
+
+    def header_type(self, header: str) -> _T:
+        """The JMS type of a header's value in this dialect (`HEADER_TYPES`; MQe's int JMSDeliveryMode)."""
+        if header == "JMSDeliveryMode" and self.delivery_mode_int:
+            return _T.INT
+        return HEADER_TYPES.get(header, _T.STRING)
 
     def derive(self, **changes) -> "Dialect":
         """A copy with some rules changed (``JMS.derive(name="mine", modulo=True)``)."""
@@ -271,7 +385,105 @@ ACTIVEMQ = Dialect(
     string_conversion_prefix=True,
 )
 
-DIALECTS = MappingProxyType({d.name: d for d in (JMS, ACTIVEMQ)})
+# -- issue #14: the brokers whose selector test suites tests/conformance/other-brokers.jsonl carries --
+_AMQ_FAMILY = dict(functions=frozenset(), string_conversion_prefix=False, quoted_identifiers=True)
+
+ARTEMIS = ACTIVEMQ.derive(
+    name="artemis",
+    **_AMQ_FAMILY,
+    headers=JMS_HEADERS | {"JMSExpiration"},
+    header_aliases=MappingProxyType({"AMQUserID": "JMSMessageID", "AMQPriority": "JMSPriority",
+                                     "AMQTimestamp": "JMSTimestamp", "AMQExpiration": "JMSExpiration"}),
+)
+
+QPID_JMS = ACTIVEMQ.derive(name="qpid-jms", **_AMQ_FAMILY)
+
+QPID = ACTIVEMQ.derive(name="qpid", **_AMQ_FAMILY, not_binds_tighter=False, chained_comparisons=True)
+
+#: RabbitMQ's broker-side filter for AMQP 1.0 consumers (rabbit_amqp_filter_sql, Erlang): JMS
+#: selectors as the SQL Filter Expressions draft extends them.
+RABBITMQ = JMS.derive(
+    name="rabbitmq",
+    integer_division="double",
+    modulo=True,
+    string_ordering=True,
+    ordered_booleans=False,
+    ne_is_not_eq=True,
+    null_between_is_false=False,
+    static_operand_checks=False,
+    ordering_literal_checks=False,
+    value_conditions=True,
+    bang_equals=True,
+    strict_like_patterns=True,
+    max_length=4096,
+    max_tokens=200,
+    escape_code_points=True,
+)
+
+#: The RabbitMQ JMS client (its parser and type checker) with the JMS topic exchange plugin that
+#: evaluates the selector (sjx_evaluator, Erlang).
+RABBITMQ_JMS = JMS.derive(
+    name="rabbitmq-jms",
+    integer_division="double",
+    string_ordering=True,
+    ne_is_not_eq=True,
+    null_between_is_false=False,
+    dotted_identifiers=True,
+    constant_type_checks=True,
+)
+
+# -- ibmmq / mqe (issue #13, seed-ibm): DIALECTS.md §1 and §2 --
+IBMMQ = JMS.derive(
+    name="ibmmq",
+    max_length=10240,
+    extended_literals=True,
+    zero_id_wildcard=True,
+    reject_constant_false=True,
+)
+
+MQE = JMS.derive(
+    name="mqe",
+    operators=frozenset({"AND", "=", "IS NULL"}),
+    # "Only values of the same type can be compared", without JMS's numeric-promotion exception
+    comparison_promotion=MappingProxyType({(t, t): t for t in _NUMERIC}),
+    header_typed_literals=True,
+    delivery_mode_int=True,
+    headers=JMS_HEADERS | {"JMSExpiration"},
+)
+
+# -- wso2 / solace (issue 13; ../shared/DIALECTS.md §3, §4) --
+
+#: WSO2 Message Broker 3.x: andes' selector, ActiveMQ r450141 (2006) as Qpid Java 0.1x copied it.
+WSO2 = ACTIVEMQ.derive(
+    name="wso2",
+    null_equality="andes",
+    logic="andes",
+    require_eof=False,
+    quoted_identifiers=True,
+    functions=frozenset(),
+    blank_selector_invalid=True,
+    string_conversion_prefix=False,  # ActiveMQ 5.x's prefix came later
+    headers=JMS_ALL_HEADERS,
+    header_aliases=MappingProxyType({"AMQMessageID": "JMSMessageID"}),
+    header_overrides=MappingProxyType({"JMSDestination": None, "JMSRedelivered": False}),
+    null_header_defaults=MappingProxyType({"JMSTimestamp": 0, "JMSExpiration": 0}),
+)
+
+#: Solace PubSub+: JMS 1.1 rules, a 2,000-byte limit, ten two-letter aliases, JMSReplyTo and five
+#: Solace-only headers selectable.
+SOLACE = JMS.derive(
+    name="solace",
+    max_length=2000,
+    headers=JMS_HEADERS | {"JMSReplyTo"} | SOLACE_HEADERS,
+    header_aliases=MappingProxyType({
+        "ci": "JMSCorrelationID", "mi": "JMSMessageID", "mt": "JMSType", "rt": "JMSReplyTo", "ts": "JMSTimestamp",
+        "si": "SenderID", "sn": "SequenceNo", "ex": "Expiration", "ct": "HttpContentType", "ce": "HttpContentEncoding",
+    }),
+    alias_only_headers=SOLACE_HEADERS,
+)
+
+DIALECTS = MappingProxyType({d.name: d for d in (JMS, ACTIVEMQ, IBMMQ, MQE, WSO2, SOLACE, ARTEMIS, QPID, QPID_JMS,
+                                                  RABBITMQ, RABBITMQ_JMS)})
 
 
 def get_dialect(dialect: "str | Dialect") -> Dialect:

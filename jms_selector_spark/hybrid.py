@@ -9,7 +9,8 @@ pieces compose exactly. For ``A AND B AND C`` with only C falling back, the filt
 on the rows that pass them (``A OR udf(C)`` pushes nothing down: nothing can be).
 
 Sibling operands that all fall back share one UDF call (their AND, or their OR), so rows cross to
-Python once per group.
+Python once per group. Where AND/OR are not Kleene (`lowering.Logic.LEFT_FIRST`, WSO2), an AND/OR
+that is not native as a whole falls back as a whole: Spark's operators cannot join its pieces.
 
 What falls back (everything else is native): ActiveMQ's ``SPLIT``, ``REGEX``/``REPLACE`` whose
 regex is not a literal in the Java/Python common subset, ``INLIST`` over anything but
@@ -23,6 +24,7 @@ from dataclasses import dataclass
 from . import nodes as n
 from .binder import Binding
 from .errors import UnsupportedSelectorError
+from .lowering import Logic, rules_for
 from .printer import to_text
 from .selector import Selector
 
@@ -76,6 +78,7 @@ def plan_filter(selector: Selector, schema, binding: "Binding | None" = None, *,
     from .binder import bind
 
     binding = binding or Binding()
+    kleene = rules_for(selector.dialect).and_or is Logic.KLEENE
 
     def native(node):
         try:
@@ -95,7 +98,7 @@ def plan_filter(selector: Selector, schema, binding: "Binding | None" = None, *,
         sql = native(node)
         if sql is not None:
             return Plan("native", node, sql)
-        if isinstance(node, (n.And, n.Or)):
+        if isinstance(node, (n.And, n.Or)) and kleene:
             kids = merge(type(node), [walk(op) for op in node.operands], node.span)
             if len(kids) == 1:
                 return kids[0]

@@ -11,7 +11,7 @@ from typing import Mapping
 
 from . import nodes as n
 from . import semantics as sem
-from .dialects import HEADER_TYPES, Dialect, delivery_mode_name
+from .dialects import Dialect, delivery_mode_code, delivery_mode_name
 from .functions import call_function
 from .lowering import rules_for
 from .selector import as_selector
@@ -28,16 +28,21 @@ def message_resolver(headers: "Mapping | None", properties: "Mapping | None", di
     headers = headers or {}
     properties = properties or {}
     types = types or {}
+    rules = rules_for(dialect)
 
     def resolve(name: str):
         header = dialect.header_for(name)
         if header is not None:
-            value = headers.get(header)
+            rule = rules.header(header)
+            value = rule.value if rule.fixed else headers.get(header)
+            if value is None:
+                value = rule.value
             if value is None:
                 return None
+            t = dialect.header_type(header)
             if header == "JMSDeliveryMode":
-                value = delivery_mode_name(value)
-            return typed(header, value, HEADER_TYPES.get(header, JmsType.STRING))
+                value = delivery_mode_name(value) if t is JmsType.STRING else delivery_mode_code(value)
+            return typed(header, value, t)
         return typed(name, properties.get(name), types.get(name))
 
     return resolve
@@ -66,10 +71,10 @@ class ReferenceInterpreter(NodeVisitor):
         return self._bool(sem.kleene_not(self.truth(node.operand)))
 
     def visit_And(self, node):
-        return self._bool(sem.kleene_and([self.truth(op) for op in node.operands]))
+        return self._bool(sem.logic_and([self.truth(op) for op in node.operands], self.rules))
 
     def visit_Or(self, node):
-        return self._bool(sem.kleene_or([self.truth(op) for op in node.operands]))
+        return self._bool(sem.logic_or([self.truth(op) for op in node.operands], self.rules))
 
     def visit_Comparison(self, node):
         return self._bool(sem.compare(node.op, self.visit(node.left), self.visit(node.right), self.rules))

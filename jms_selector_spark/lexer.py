@@ -32,7 +32,7 @@ from .errors import SelectorSyntaxError, SelectorTypeError
 from .source import Span
 from .tokens import JAVA_WHITESPACE, RESERVED, TOKENS
 
-__all__ = ["SelectorLexer", "is_java_identifier_start", "is_java_identifier_part", "double_minus_positions",
+__all__ = ["SelectorLexer", "QuotedName", "is_java_identifier_start", "is_java_identifier_part", "double_minus_positions",
            "CONVERT_PREFIX"]
 
 #: ActiveMQ's selector prefix that switches on string conversion in comparisons.
@@ -47,6 +47,8 @@ _ID_PART = r"[A-Za-z0-9_$\x00-\x08\x0e-\x1b\x7f]|[^\x00-\x7f]"
 # bad literal rather than as a number followed by a surprising identifier.
 _NUMBER_CORE = r"(?:[0-9]+\.[0-9]*|\.[0-9]+|[0-9]+)(?:[eE][+-]?[0-9]+)?"
 _NUMBER = _NUMBER_CORE + "(?:" + _ID_PART + r")*"
+# Identifiers may also hold `.` in dialects with ``dotted_identifiers``; cut short elsewhere.
+_ID_PART_OR_DOT = _ID_PART.replace("[A-Za-z0-9_$", "[A-Za-z0-9_$.", 1)
 _APPROX = re.compile(r"(?:(?:[0-9]+\.[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|[0-9]+[eE][+-]?[0-9]+)\Z")
 _DECIMAL = re.compile(r"(?:0|[1-9][0-9]*)\Z")
 _EXT_DECIMAL = re.compile(r"[1-9][0-9]*[lL]?\Z")
@@ -79,6 +81,17 @@ def is_java_identifier_part(c: str) -> bool:
     return c in _IGNORABLE_CONTROLS or unicodedata.category(c) in _PART_CATEGORIES
 
 
+class QuotedName(str):
+    """An identifier written in double quotes: its name, and ``raw`` (the quoted source text)."""
+
+    __slots__ = ("raw",)
+
+    def __new__(cls, name: str, raw: str):
+        self = super().__new__(cls, name)
+        self.raw = raw
+        return self
+
+
 class SelectorLexer:
     """Tokenizer for one dialect. Use `tokenize`; the PLY object stays inside."""
 
@@ -98,6 +111,14 @@ class SelectorLexer:
 
     def t_GE(self, t):
         r">="
+        return t
+
+    def t_BANG_NE(self, t):
+        r"!="
+        if not self.dialect.bang_equals:
+            self._fail("unexpected '!=' (use = and <>)", t.lexpos, 2)
+        t.type = "NE"
+        t.value = "<>"  # same length: spans stay right
         return t
 
     t_EQ = r"="
@@ -155,6 +176,16 @@ class SelectorLexer:
         r"'(?:[^']|'')*\Z"
         self._fail("unterminated string literal", t.lexpos, len(t.value))
 
+    # A double-quoted identifier (Artemis, Qpid; ActiveMQ's QUOTED_ID, WSO2): any text, "" inside
+    # stands for one quote. Outside dialects with ``quoted_identifiers`` a double quote is an error.
+    def t_QUOTED_IDENTIFIER(self, t):
+        r'"(?:[^"]|"")*"'
+        if not self.dialect.quoted_identifiers:
+            self._fail("unexpected '\"' (string literals use single quotes)", t.lexpos, 1)
+        t.type = "IDENTIFIER"
+        t.value = QuotedName(t.value[1:-1].replace('""', '"'), t.value)
+        return t
+
     @lex.TOKEN(_NUMBER)
     def t_NUMBER(self, t):
         text = t.value
@@ -169,13 +200,17 @@ class SelectorLexer:
                 if len(head) >= core and tail.isascii() and tail.upper() in RESERVED and self._literal_kind(head):
                     text = head
                     break
+        if not self.dialect.require_eof and self._literal_kind(text) is None:
+            # JavaCC's longest match (WSO2, whose parser then ignores what follows): `0.0f` is
+            # 0.0 then f, `09` is 0 then 9.
+            text = next((text[:k] for k in range(len(text) - 1, 0, -1) if self._literal_kind(text[:k])), text)
         t.lexer.lexpos = t.lexpos + len(text)
         kind, value = self._classify_number(text, t.lexpos)
         t.type = kind
         t.value = (value, text)
         return t
 
-    @lex.TOKEN("(?:" + _ID_START + ")(?:" + _ID_PART + ")*")
+    @lex.TOKEN("(?:" + _ID_START + ")(?:" + _ID_PART_OR_DOT + ")*")
     def t_IDENTIFIER(self, t):
         length = self._identifier_length(t.value, start=True)
         if length == 0:
@@ -203,8 +238,9 @@ class SelectorLexer:
             first, rest = is_java_identifier_start, is_java_identifier_part
         else:
             first, rest = _ASCII_START.__contains__, _ASCII_PART.__contains__
+        dots = self.dialect.dotted_identifiers
         for i, c in enumerate(text):
-            if not (first(c) if (start and i == 0) else rest(c)):
+            if not (first(c) if (start and i == 0) else (rest(c) or (dots and c == "."))):
                 return i
         return len(text)
 

@@ -29,7 +29,12 @@ selector is bound as `jms_filter` would bind it, and the checks also see where e
 - ``decimal-range``: a ``DECIMAL(p, 0)`` column with p > 18 read as a long: a value beyond the
   Java long range is NULL;
 - ``length``: a selector within 10 % of the default length limit (`parser.MAX_LENGTH`, 65,536
-  characters), or over it (parsed with a larger ``max_length``).
+  characters), or over it (parsed with a larger ``max_length``);
+- for the IBM targets (`lint_ibm`): ``zero-id-wildcard``, ``constant-false``,
+  ``extended-literal`` (ibmmq) and MQe's exact types (``mqe-literal-type``,
+  ``mqe-header-type``, ``mqe-delivery-mode``).
+- the target brokers' checks of `lint_wso2_solace` (``ignored-text``, ``fixed-header``,
+  ``ne-missing``, ``not-filtered``, ``non-kleene``, ``alias``, ``broker-length``: any dialect's byte limit, IBM MQ's and RabbitMQ's too).
 
 This module only reads: it uses `parse`, `binder.bind` and the dialect tables, never a back end,
 and imports no Spark.
@@ -43,6 +48,8 @@ from . import nodes as n
 from .binder import Binding, bind
 from .dialects import Dialect, get_dialect
 from .lexer import CONVERT_PREFIX, double_minus_positions
+from .lint_ibm import IBM_CHECKS
+from .lint_wso2_solace import CHECKS as _TARGET_CHECKS
 from .lowering import Order, rules_for
 from .parser import MAX_LENGTH
 from .selector import Selector, parse
@@ -300,9 +307,10 @@ def _check_length(ctx: _Context):
                        "(parse(text, max_length=N) takes a larger one)", span)
 
 
-#: The checks, in order; each takes a `_Context` and yields `LintWarning`s.
+#: The checks, in order; each takes a `_Context` and yields `LintWarning`s. The target brokers'
+#: checks are in `lint_ibm` (issue #13: IBM MQ, MQe) and `lint_wso2_solace` (WSO2, Solace, byte limits).
 CHECKS = (_check_double_minus, _check_header_vs_property, _check_string_numeric, _check_missing,
-          _check_shadowed_column, _check_decimal_range, _check_length)
+          _check_shadowed_column, _check_decimal_range, _check_length) + IBM_CHECKS + _TARGET_CHECKS
 
 
 # -- helpers ----------------------------------------------------------------------------------------

@@ -21,7 +21,8 @@ from .dialects import Dialect
 from .nodes import ArithOp, CompareOp
 from .types import JmsType, promote
 
-__all__ = ["Rules", "rules_for", "Order", "NumericOrder", "Between", "CompareRule"]
+__all__ = ["Rules", "rules_for", "Order", "NumericOrder", "Between", "CompareRule", "Logic", "NullEquality",
+           "HeaderRule"]
 
 
 class Order(enum.Enum):
@@ -62,6 +63,40 @@ class Between(enum.Enum):
     KLEENE = "kleene"
 
 
+class Logic(enum.Enum):
+    """What AND and OR are (an n-ary node is the left fold of its operands)."""
+
+    #: SQL's three-valued (Kleene) AND/OR.
+    KLEENE = "kleene"
+    #: ActiveMQ r450141's ``LogicExpression`` (WSO2): AND is the first operand that is not TRUE
+    #: (TRUE when none is); OR is TRUE when any operand is, else the last operand's value. Both
+    #: are TRUE exactly when the Kleene operator is, so where only TRUE matters (a WHERE clause,
+    #: under AND/OR there) the Kleene form gives the same answer.
+    LEFT_FIRST = "left_first"
+
+
+@dataclass(frozen=True)
+class NullEquality:
+    """``l = r`` when an operand is NULL: the value (True, False or None for UNKNOWN) with NULL on
+    the left only, on the right only, and on both sides."""
+
+    left: "bool | None"
+    right: "bool | None"
+    both: "bool | None"
+
+
+@dataclass(frozen=True)
+class HeaderRule:
+    """What a header reads: ``fixed`` — always ``value`` (None: NULL), whatever the message holds;
+    otherwise the message's value, or ``value`` when the message has none (None: NULL)."""
+
+    fixed: bool
+    value: object = None
+
+
+_NO_HEADER_RULE = HeaderRule(False, None)
+
+
 class Rules:
     """A dialect's evaluation rules as decisions (build with `rules_for`; immutable)."""
 
@@ -81,11 +116,30 @@ class Rules:
         """Whether ``op`` (``<>``) is evaluated as ``NOT (=)``, so unlike types give TRUE."""
         return op is CompareOp.NE and self._d.ne_is_not_eq
 
-    def eq_null_aware(self, op: CompareOp) -> bool:
-        """Whether ``op`` (``=``) follows ActiveMQ's NULL rule: NULL on the left is UNKNOWN (TRUE
-        when the right is NULL too), NULL only on the right is FALSE. Otherwise a NULL operand
-        makes any comparison UNKNOWN."""
-        return op is CompareOp.EQ and self._d.null_equality == "activemq"
+    def eq_nulls(self, op: CompareOp) -> "NullEquality | None":
+        """What ``op`` (``=``) gives with a NULL operand, or None when a NULL operand makes any
+        comparison UNKNOWN (SQL, JMS). ActiveMQ: NULL on the left UNKNOWN, only on the right
+        FALSE, on both TRUE; WSO2 (andes): one side FALSE, both TRUE."""
+        if op is not CompareOp.EQ:
+            return None
+        return _NULL_EQUALITY.get(self._d.null_equality)
+
+    # -- logic ------------------------------------------------------------------------------------
+    @property
+    def and_or(self) -> Logic:
+        """What AND and OR are (`Logic`)."""
+        return Logic.LEFT_FIRST if self._d.logic == "andes" else Logic.KLEENE
+
+    # -- headers ----------------------------------------------------------------------------------
+    def header(self, header: str) -> HeaderRule:
+        """What the header ``header`` reads in this dialect (`HeaderRule`): WSO2's JMSDestination
+        is always NULL and JMSRedelivered always FALSE; its JMSTimestamp and JMSExpiration read 0
+        when unset. Other headers read the message's value (NULL when it has none)."""
+        if header in self._d.header_overrides:
+            return HeaderRule(True, self._d.header_overrides[header])
+        if header in self._d.null_header_defaults:
+            return HeaderRule(False, self._d.null_header_defaults[header])
+        return _NO_HEADER_RULE
 
     def compare(self, op: CompareOp, lt: JmsType, rt: JmsType) -> CompareRule:
         """How ``l op r`` compares two non-NULL values of the static types ``lt`` and ``rt``."""
@@ -100,7 +154,7 @@ class Rules:
             return NumericOrder(t, t.is_approximate and self._d.compare_to_doubles)
         if not op.is_ordering:
             return Order.PLAIN
-        if not self._d.string_ordering:
+        if not self._d.string_ordering or (lf != "string" and not self._d.ordered_booleans):
             return Order.FALSE
         return Order.UTF16 if lf == "string" else Order.PLAIN
 
@@ -172,6 +226,9 @@ class Rules:
         """The Java version whose ``Double.toString``/``Float.toString`` turns numbers into text
         (string concatenation, ActiveMQ's functions)."""
         return self._d.jdk
+
+
+_NULL_EQUALITY = {"activemq": NullEquality(None, False, True), "andes": NullEquality(False, False, True)}
 
 
 @functools.lru_cache(maxsize=64)

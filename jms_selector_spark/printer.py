@@ -7,10 +7,12 @@ binds no tighter than its parent, which is always correct and rarely more than n
 from __future__ import annotations
 
 import math
+import re
 
 from . import nodes as n
 from .dialects import Dialect, get_dialect
-from .tokens import LEVEL
+from .lexer import is_java_identifier_part, is_java_identifier_start
+from .tokens import LEVEL, RESERVED
 from .types import JmsType
 
 __all__ = ["to_text", "level_of", "quote_string", "format_approx"]
@@ -27,6 +29,14 @@ def format_approx(value: float) -> str:
         return "1E999" if value > 0 else "-1E999"
     text = repr(value)
     return text if any(c in text for c in ".eE") else text + ".0"
+
+
+def _plain_identifier(name: str, dialect: Dialect) -> bool:
+    if not name or (name.isascii() and (name.upper() in RESERVED or name.upper() in dialect.reserved_words)):
+        return False
+    if dialect.unicode_identifiers:
+        return is_java_identifier_start(name[0]) and all(map(is_java_identifier_part, name[1:]))
+    return re.fullmatch(r"[A-Za-z_$][A-Za-z0-9_$]*", name) is not None
 
 
 def level_of(node: n.Node, dialect: Dialect) -> int:
@@ -68,6 +78,13 @@ class _Printer:
     def __init__(self, dialect: Dialect):
         self.d = dialect
 
+    def identifier(self, name: str) -> str:
+        """``name`` as the dialect reads it back: bare when it lexes as that identifier, else in
+        double quotes (dialects with ``quoted_identifiers``; others cannot name it at all)."""
+        if self.d.quoted_identifiers and not _plain_identifier(name, self.d):
+            return '"' + name.replace('"', '""') + '"'
+        return name
+
     def sub(self, child: n.Node, parent_level: int) -> str:
         text = self.text(child)
         return f"({text})" if level_of(child, self.d) <= parent_level else text
@@ -85,7 +102,7 @@ class _Printer:
                 return str(node.value)
             return format_approx(node.value)
         if isinstance(node, n.Identifier):
-            return node.name
+            return self.identifier(node.name)
         if isinstance(node, (n.And, n.Or)):
             word = " AND " if isinstance(node, n.And) else " OR "
             return word.join(self.sub(op, lv) for op in node.operands)

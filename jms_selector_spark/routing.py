@@ -49,6 +49,14 @@ unsubscribed_at`` (R4), t being ``time_column``; a queue consumer can receive an
 is still queued before ``unsubscribed_at`` (queued messages wait for a consumer). A message with
 a NULL time is in every window.
 
+**Versions** (`jms_selector_spark.rebind`): several subscriptions with one name and different
+``subscribed_at`` are the versions of one subscription, each bound until the next binds. When a
+durable subscriber rebinds with a different selector, the copies it still holds are deleted under
+``rebind_selector_change="drop"`` (Solace R10, JMS, ActiveMQ): those rows keep their
+``subscription`` and get ``dropped``. That needs ``consumed_column=`` (when each copy was
+consumed); without it every copy counts as consumed on arrival and `route_report` says R10 could
+not be applied.
+
 **Rule sets** (`ROUTING_RULES`, chosen by ``routing=``, default: the one named like the
 dialect, else ``"jms"``; `routing_rules` overrides single rules). See `RoutingRules`.
 
@@ -56,9 +64,9 @@ dialect, else ``"jms"``; `routing_rules` overrides single rules). See `RoutingRu
 the wrong shape, an unknown attribute name, ``durable="false"`` or any attribute of the wrong
 type or value) raises ``TypeError``/``ValueError`` naming the subscription. A subscription that
 is well formed but cannot be created the way a broker refuses it — NULL or empty name, a name
-used twice (every subscription of that name), an invalid selector (R17), a selector on a Direct
-transport where the broker refuses it (Solace, R13), a kind that does not fit the mode — is
-reported (logged, `subscription_errors`, `route_report`) and the rest still route.
+used twice other than as versions (every subscription of that name), an invalid selector (R17),
+a selector on a Direct transport where the broker refuses it (Solace, R13), a kind that does not
+fit the mode — is reported (logged, `subscription_errors`, `route_report`) and the rest still route.
 
 **One scan.** The native selectors become one array expression over ``CASE WHEN <fragment> THEN
 '<name>' END`` branches in a single projection (a single pass over the data, Catalyst-optimised,
@@ -77,6 +85,7 @@ from typing import Iterable
 
 from .dialects import Dialect, get_dialect
 from .errors import SelectorError, UnsupportedSelectorError
+from .rebind import consumed_sql, expand_versions
 from .subscriptions import (OUTCOMES, ROUTING_RULES, RoutingRules, Subscription, check_mode, check_subscriptions,
                             normalize_subscriptions, resolve_rules, routing_rules, subscription_errors,
                             subscription_key)
@@ -223,7 +232,8 @@ def _consumer_list_rotation(tagged, consumers: list, order_cols):
 
 def route(messages, subscriptions, *, mode: str = "topic", dialect: "str | Dialect" = "jms",
           order_by: "str | Iterable[str] | None" = "JMSTimestamp",
-          routing: "str | RoutingRules | None" = None, time_column: str = "JMSTimestamp", **binding):
+          routing: "str | RoutingRules | None" = None, time_column: str = "JMSTimestamp",
+          consumed_column: "str | None" = None, **binding):
     """Route ``messages`` to ``subscriptions``; see the module docstring for the rules.
 
     Parameters
@@ -244,6 +254,10 @@ def route(messages, subscriptions, *, mode: str = "topic", dialect: "str | Diale
         dialect, else ``jms``.
     time_column : str
         The message time compared with ``subscribed_at``/``unsubscribed_at`` (epoch ms or timestamp).
+    consumed_column : str, optional
+        When each copy was consumed (epoch ms, timestamp, or ``MAP<STRING, time>`` by subscription
+        name; NULL: not consumed): needed for R10 (`jms_selector_spark.rebind`). Without it every
+        copy counts as consumed on arrival and no rebind loses any.
     **binding
         ``headers=``, ``properties=``: how the table holds messages (see `selector_to_sql`).
 
@@ -287,7 +301,13 @@ def route(messages, subscriptions, *, mode: str = "topic", dialect: "str | Diale
         schema = messages.schema
     for name, err in errors.items():
         log.warning("subscription %r is not routed: %s", name, err)
-    subs = [s for s in subs if s.name not in errors]
+    # versions of a subscription (R10): each under an internal name, its window ending at the next
+    native, fallback, subs, versions = expand_versions(native, fallback, subs, errors, rules, mode)
+    consumed = consumed_sql(schema, consumed_column)
+    if versions.loses_at and consumed is None:
+        log.warning("R10 not applied to %s: no consumption times (consumed_column=...); copies are taken as "
+                    "consumed on arrival", list(versions.r10_changes))
+    lost, public = versions.lost_sql("subscription", consumed), versions.public_sql("subscription")
     log.info("routing %d subscriptions (%d native, %d fallback, %d not created), mode=%s, rules=%s",
              len(subs) + len(errors), len(native), len(fallback), len(errors), mode, rules.name)
 
@@ -312,10 +332,12 @@ def route(messages, subscriptions, *, mode: str = "topic", dialect: "str | Diale
                 f"array_except(array({held}), concat(__jms_matches, array({null})))"))
         exploded = tagged.select(*out_cols, F.size("__jms_matches").alias("__jms_n"),
                                  F.posexplode_outer(all_names).alias("__jms_pos", "subscription"))
-        outcome = (F.when(F.col("subscription").isNull(), F.lit(rules.topic_unmatched))
-                   .when(F.col("__jms_pos") < F.col("__jms_n"), F.lit("delivered"))
-                   .otherwise(F.lit("dead_letter")))
-        return _restore(exploded.select(*out_cols, "subscription", outcome.alias("outcome")), original)
+        outcome = F.when(F.col("subscription").isNull(), F.lit(rules.topic_unmatched))
+        if lost:  # R10: a copy still held when its durable subscriber rebinds with another selector
+            outcome = outcome.when((F.col("__jms_pos") < F.col("__jms_n")) & F.expr(lost), F.lit("dropped"))
+        outcome = outcome.when(F.col("__jms_pos") < F.col("__jms_n"), F.lit("delivered")).otherwise(F.lit("dead_letter"))
+        name = F.expr(public).alias("subscription") if public else F.col("subscription")
+        return _restore(exploded.select(*out_cols, name, outcome.alias("outcome")), original)
 
     # queue mode: exactly one row per message
     order = [order_by] if isinstance(order_by, str) else list(order_by or [])
@@ -350,23 +372,51 @@ def route(messages, subscriptions, *, mode: str = "topic", dialect: "str | Diale
         numbered = numbered.withColumn("__jms_pick", F.when(F.size("__jms_matches") > 0, F.element_at(
             "__jms_matches", (F.col("__jms_k") % F.size("__jms_matches")).cast("int") + 1)))
     outcome = F.when(F.col("__jms_pick").isNotNull(), F.lit("delivered")).otherwise(unmatched)
-    return _restore(numbered.select(*out_cols, F.col("__jms_pick").alias("subscription"), outcome.alias("outcome")),
-                    original)
+    name = F.expr(versions.public_sql("__jms_pick")) if public else F.col("__jms_pick")
+    return _restore(numbered.select(*out_cols, name.alias("subscription"), outcome.alias("outcome")), original)
+
+
+def _refused_by_route(routed, subs: list, d: Dialect, binding: dict) -> dict:
+    """{name: error} for the subscriptions `route` refuses on these messages beyond `subscription_errors`:
+    a selector that does not bind to their schema, one reading columns Spark cannot tell apart (#17)."""
+    from .backends.spark_sql import selector_to_sql
+
+    cols = routed.columns[:-2]  # the message columns, as `route` gave them back
+    messages = routed.toDF(*cols, "__jms_s", "__jms_o").drop("__jms_s", "__jms_o")
+    refused, ok = {}, []
+    for s in subs:
+        try:
+            selector_to_sql(s.selector or "", messages.schema, dialect=d, **binding)
+            ok.append(s)
+        except UnsupportedSelectorError:
+            ok.append(s)
+        except SelectorError as exc:
+            refused[s.name] = f"{type(exc).__name__}: {exc}"
+    if _has_collisions(messages):
+        refused.update(_hide_collisions(messages, ok, d, binding)[2])
+    return refused
 
 
 def route_report(routed, subscriptions, *, mode: str = "topic", dialect: "str | Dialect" = "jms",
-                 routing: "str | RoutingRules | None" = None) -> dict:
+                 routing: "str | RoutingRules | None" = None, consumed_column: "str | None" = None,
+                 **binding) -> dict:
     """Per-subscription errors and counts of a `route` result (one aggregation job).
 
     Returns ``{"routing": rule set name, "subscriptions": {name: {"error": text or None,
     outcome: rows, ...}}, "unassigned": {outcome: rows with subscription NULL}, "rules":
-    {outcome: the rule that produces it}, "rows": total}``; keys of subscriptions without a
-    name are ``#position``. Pass the same ``mode``/``dialect``/``routing`` as to `route`.
+    {outcome: the rule that produces it}, "notes": [rules that could not be applied], "rows":
+    total}``; keys of subscriptions without a name are ``#position``. Pass the same ``mode``,
+    ``dialect``, ``routing``, ``consumed_column`` and binding (``headers=``, ``properties=``) as to
+    `route`: the errors are those `route` reports (invalid selectors, bad or duplicate names,
+    overlapping versions, Direct transport, selectors that do not bind, columns Spark cannot
+    tell apart).
     """
     d = get_dialect(dialect)
     rules = resolve_rules(routing, d)
     errors = subscription_errors(subscriptions, dialect=d, mode=mode, routing=rules)
     subs = normalize_subscriptions(subscriptions)
+    checked, _ = check_subscriptions(subs, mode, rules)
+    errors.update(_refused_by_route(routed, [s for s in checked if s.name not in errors], d, binding))
     per = {subscription_key(s, i): dict({"error": errors.get(subscription_key(s, i))}, **{o: 0 for o in OUTCOMES}) for i, s in enumerate(subs)}
     unassigned = {o: 0 for o in OUTCOMES}
     total = 0
@@ -376,14 +426,23 @@ def route_report(routed, subscriptions, *, mode: str = "topic", dialect: "str | 
             unassigned[r["outcome"]] += r["count"]
         else:
             per.setdefault(r["subscription"], dict({"error": None}, **{o: 0 for o in OUTCOMES}))[r["outcome"]] += r["count"]
+    notes = []
     if mode == "topic":
         why = {"dead_letter": rules.why("durable_nonmatch") + (
                    "; " + rules.why("topic_unmatched") if rules.topic_unmatched == "dead_letter" else ""),
                "dropped": rules.why("topic_unmatched")}
+        if any(v["dropped"] for v in per.values()):  # a copy held by a subscription: lost at a rebind
+            why["dropped"] += "; a copy still held at a rebind with another selector: " + rules.why("rebind_selector_change")
+        versions = expand_versions([], [], [s for s in checked if s.name not in errors], errors, rules, mode)[3]
+        if versions.loses_at and consumed_column is None:
+            notes.append(f"R10 ({rules.why('rebind_selector_change')}) could not be applied to "
+                         f"{list(versions.r10_changes)}: no consumption times (consumed_column=...); every copy is "
+                         "taken as consumed on arrival, so none is counted lost")
     else:
         why = {o: rules.why("queue_unmatched") for o in ("dead_letter", "dropped")}
         why["remains_queued"] = (rules.why("queue_unmatched") if rules.queue_unmatched == "remains_queued" else
                                  "a queue without consumers keeps its messages (R7)") + (
             "; exclusive queue: the selector is an egress filter (R11)")
     return {"routing": rules.name, "subscriptions": per, "unassigned": unassigned,
-            "rules": {o: why[o] for o in why if unassigned[o] or any(v[o] for v in per.values())}, "rows": total}
+            "rules": {o: why[o] for o in why if unassigned[o] or any(v[o] for v in per.values())}, "notes": notes,
+            "rows": total}

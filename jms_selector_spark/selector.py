@@ -2,16 +2,18 @@
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, field
 
 from . import nodes as n
 from .checker import check
-from .dialects import DIALECTS, Dialect, get_dialect
-from .errors import SelectorSyntaxError
+from .dialects import DIALECTS, ZERO_ID, Dialect, get_dialect
+from .errors import SelectorSyntaxError, SelectorTypeError
 from .lexer import CONVERT_PREFIX
-from .parser import MAX_LENGTH, parse_tree
+from .parser import MAX_LENGTH, parse_tree_with_tail
 from .source import Span
 from .printer import to_text
+from .types import JmsType
 from .visitor import ensure_recursion_room
 
 __all__ = ["Selector", "parse", "as_selector"]
@@ -29,11 +31,15 @@ class Selector:
         The AST; None for an empty selector (which matches every message).
     dialect : Dialect
         The rules it was parsed with (and will be evaluated with).
+    ignored : Span or None
+        Trailing text the dialect's parser stops before and ignores (WSO2: ``a = 1 garbage``);
+        None when the whole text is the selector.
     """
 
     text: str
     root: "n.Node | None"
     dialect: Dialect
+    ignored: "Span | None" = field(default=None, compare=False)
 
     @property
     def identifiers(self) -> tuple:
@@ -74,7 +80,8 @@ def parse(selector: str, *, dialect: "str | Dialect" = "jms", max_length: int = 
     selector : str
         The selector text. Empty or blank means "no selector" (every message matches).
     dialect : str or Dialect, default "jms"
-        ``"jms"`` (the specification) or ``"activemq"`` (ActiveMQ Classic 5.17).
+        ``"jms"`` (the specification), ``"activemq"`` (ActiveMQ Classic 5.17), ``"ibmmq"`` (IBM MQ
+        classes for JMS) or ``"mqe"`` (IBM MQ Everyplace); see `jms_selector_spark.dialects`.
     max_length : int, default 65,536
         The longest selector accepted, in characters (a guard against runaway input). A longer
         selector, such as an IN list of 10,000 items, needs a larger limit here; the `Selector`
@@ -119,7 +126,7 @@ def as_selector(selector: "str | Selector", dialect: "str | Dialect" = "jms") ->
 @functools.lru_cache(maxsize=4096)
 def _parse_cached(text: str, dialect: Dialect, max_length: int = MAX_LENGTH) -> Selector:
     try:
-        root = parse_tree(text, dialect, max_length=max_length)
+        root, ignored = parse_tree_with_tail(text, dialect, max_length=max_length)
     except SelectorSyntaxError as e:
         hinted = _function_hint(e, text, dialect) or _comment_hint(e, text, dialect)
         if hinted is None:
@@ -128,11 +135,64 @@ def _parse_cached(text: str, dialect: Dialect, max_length: int = MAX_LENGTH) -> 
     if root is not None:
         ensure_recursion_room(n.depth(root))
         check(root, dialect, text)
+        if dialect.zero_id_wildcard:
+            root = _match_option_form(root, text)
+        if dialect.reject_constant_false:
+            _reject_constant_false(root, dialect, text)
     if dialect.string_conversion_prefix and text.startswith(CONVERT_PREFIX):
         # ActiveMQ's `convert_string_expressions:` prefix: the same tree, compared with string
         # conversion (Dialect.convert_string_expressions).
         dialect = dialect.derive(convert_string_expressions=True)
-    return Selector(text, root, dialect)
+    return Selector(text, root, dialect, ignored)
+
+
+#: The whole selector ``JMSMessageID='ID:'+48 zeros`` (or JMSCorrelationID), Java blanks around ``=``.
+ZERO_ID_FORM = re.compile(r"[ \t\f\r\n]*(?:JMSMessageID|JMSCorrelationID)[ \t\f\r\n]*=[ \t\f\r\n]*'"
+                          + ZERO_ID + r"'[ \t\f\r\n]*")
+#: The same form with any 48 hex digits: IBM MQ's MQMO_MATCH_MSG_ID / MQMO_MATCH_CORREL_ID path.
+ID_FORM = re.compile(r"[ \t\f\r\n]*(?:JMSMessageID|JMSCorrelationID)[ \t\f\r\n]*=[ \t\f\r\n]*'ID:[0-9A-Fa-f]{48}'"
+                     r"[ \t\f\r\n]*")
+
+
+def _match_option_form(root: n.Node, text: str) -> n.Node:
+    """IBM MQ's reading of a selector that is exactly ``JMSMessageID='ID:<48 hex>'`` (or
+    JMSCorrelationID; DIALECTS.md §1): the client gets the message by its 24 id bytes.
+
+    All zeros (MQMI_NONE / MQCI_NONE) return any message: TRUE for every message (the text keeps
+    the user's form). Other ids compare as bytes, so lower-case hex selects the message whose id
+    the archive holds as IBM writes it, ``ID:`` + upper-case hex (inferred). Any other form is
+    plain string equality.
+    """
+    if ZERO_ID_FORM.fullmatch(text):
+        return n.Literal(True, JmsType.BOOLEAN, span=root.span)
+    if ID_FORM.fullmatch(text) and root.right.value != root.right.value.upper():
+        lit = root.right
+        return n.Comparison(root.op, root.left, n.Literal("ID:" + lit.value[3:].upper(), lit.type, span=lit.span),
+                            span=root.span)
+    return root
+
+
+def parse_time_rules(dialect: Dialect) -> dict:
+    """A dialect's parse-time rules that `lint` warns about (read here, in the front end):
+    ``zero_id_wildcard``, ``reject_constant_false``, ``extended_literals`` (bool) and
+    ``max_bytes`` (int or None)."""
+    return {"zero_id_wildcard": dialect.zero_id_wildcard, "reject_constant_false": dialect.reject_constant_false,
+            "extended_literals": dialect.extended_literals, "max_bytes": dialect.max_length}
+
+
+def _reject_constant_false(root: n.Node, dialect: Dialect, text: str) -> None:
+    """IBM MQ's MQRC_SELECTOR_ALWAYS_FALSE: a selector naming no header or property that is FALSE.
+
+    The value is the reference interpreter's, asked once with no message (nothing is read):
+    the rule is that of the evaluation, not a second copy of it.
+    """
+    if any(isinstance(node, (n.Identifier, n.FunctionCall)) for node in n.walk(root)):
+        return
+    from .interpreter import ReferenceInterpreter  # evaluation code, only for this parse-time rule
+
+    if ReferenceInterpreter(lambda name: None, dialect).truth(root) is False:
+        raise SelectorTypeError(f"the selector is FALSE for every message, which the {dialect.name!r} dialect"
+                                " rejects (MQRC_SELECTOR_ALWAYS_FALSE, 2504)", text, root.span)
 
 
 def _function_hint(err: SelectorSyntaxError, text: str, dialect: Dialect) -> "SelectorSyntaxError | None":

@@ -11,12 +11,13 @@ from __future__ import annotations
 from . import javanum as jn
 from . import nodes as n
 from .like import compile_like
-from .lowering import Between, NumericOrder, Order, Rules
+from .lowering import Between, Logic, NumericOrder, Order, Rules
 from .nodes import ArithOp, CompareOp
 from .types import JmsType
 from .values import TypedValue
 
 __all__ = ["truth", "compare", "java_equals", "arithmetic", "negate", "identity", "kleene_and", "kleene_or", "kleene_not",
+           "logic_and", "logic_or",
            "between", "in_list", "like", "apply"]
 
 _BOOL = JmsType.BOOLEAN
@@ -56,6 +57,30 @@ def kleene_or(ts):
     return None if unknown else False
 
 
+def left_first_and(ts):
+    """ActiveMQ r450141's AND folded left: the first operand that is not TRUE, else TRUE."""
+    for t in ts:
+        if t is not True:
+            return t
+    return True
+
+
+def left_first_or(ts):
+    """ActiveMQ r450141's OR folded left: TRUE when any operand is, else the last one's value."""
+    ts = list(ts)
+    return True if True in ts else ts[-1]
+
+
+def logic_and(ts, rules: Rules):
+    """AND of truth values as `Rules.and_or` says."""
+    return left_first_and(ts) if rules.and_or is Logic.LEFT_FIRST else kleene_and(ts)
+
+
+def logic_or(ts, rules: Rules):
+    """OR of truth values as `Rules.and_or` says."""
+    return left_first_or(ts) if rules.and_or is Logic.LEFT_FIRST else kleene_or(ts)
+
+
 def _order(op: CompareOp, c: int) -> bool:
     return {
         CompareOp.EQ: c == 0,
@@ -77,11 +102,10 @@ def compare(op: CompareOp, lv, rv, rules: Rules) -> "bool | None":
     if rules.ne_as_not_eq(op):
         return kleene_not(compare(CompareOp.EQ, lv, rv, rules))
     if lv is None or rv is None:
-        if rules.eq_null_aware(op) and lv is not None:
-            return False
-        if rules.eq_null_aware(op) and rv is None:
-            return True
-        return None
+        nulls = rules.eq_nulls(op)
+        if nulls is None:
+            return None
+        return nulls.both if lv is None and rv is None else nulls.left if lv is None else nulls.right
     if not isinstance(lv.type, JmsType) or not isinstance(rv.type, JmsType):
         # A function's list value (ActiveMQ's SPLIT / MAKELIST): `=` is List.equals (element-wise),
         # anything else with a list is FALSE (ActiveMQ cannot order a list: it throws).
@@ -240,8 +264,8 @@ def between(v, lo, hi, negated: bool, rules: Rules) -> "bool | None":
             t = compare(C.GE, v, lo, rules) and compare(C.LE, v, hi, rules)
         return (not t) if negated else t
     if how is Between.OUTSIDE_AS_OR:  # x < low OR x > high
-        return kleene_or([compare(C.LT, v, lo, rules), compare(C.GT, v, hi, rules)])
-    t = kleene_and([compare(C.GE, v, lo, rules), compare(C.LE, v, hi, rules)])
+        return logic_or([compare(C.LT, v, lo, rules), compare(C.GT, v, hi, rules)], rules)
+    t = logic_and([compare(C.GE, v, lo, rules), compare(C.LE, v, hi, rules)], rules)
     return kleene_not(t) if negated else t
 
 
@@ -276,9 +300,9 @@ def apply(node: n.Node, values: list, rules: Rules) -> "TypedValue | None":
     if isinstance(node, n.Not):
         return _bool(kleene_not(truth(values[0])))
     if isinstance(node, n.And):
-        return _bool(kleene_and([truth(v) for v in values]))
+        return _bool(logic_and([truth(v) for v in values], rules))
     if isinstance(node, n.Or):
-        return _bool(kleene_or([truth(v) for v in values]))
+        return _bool(logic_or([truth(v) for v in values], rules))
     if isinstance(node, n.Comparison):
         return _bool(compare(node.op, values[0], values[1], rules))
     if isinstance(node, n.Arithmetic):

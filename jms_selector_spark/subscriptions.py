@@ -18,6 +18,7 @@ from typing import Mapping
 
 from .dialects import Dialect, get_dialect
 from .errors import SelectorError
+from .rebind import version_errors
 from .selector import parse
 
 __all__ = ["Subscription", "RoutingRules", "ROUTING_RULES", "OUTCOMES", "KINDS", "TRANSPORTS", "routing_rules",
@@ -99,6 +100,7 @@ _RULE_VALUES = {
     "queue_unmatched": ("remains_queued", "dead_letter", "dropped"),
     "queue_rotation": ("match_set", "consumer_list"),
     "direct_selectors": ("allowed", "refused"),
+    "rebind_selector_change": ("drop", "keep"),
 }
 
 
@@ -114,7 +116,10 @@ class RoutingRules:
       ``dead_letter`` | ``dropped`` (a queue without any consumer always keeps it);
     - ``queue_rotation``: ``match_set`` (parallel) | ``consumer_list`` (WSO2's single cursor);
     - ``direct_selectors``: a selector on a Direct-transport subscription: ``allowed`` |
-      ``refused`` (reported, not created: Solace R13).
+      ``refused`` (reported, not created: Solace R13);
+    - ``rebind_selector_change``: a durable subscriber rebinds (a new version of the subscription,
+      `jms_selector_spark.rebind`) with a different selector: ``drop`` (the copies it still holds
+      are deleted: Solace R10, JMS, ActiveMQ) | ``keep``.
 
     ``sources`` says where each rule of a built-in set comes from.
     """
@@ -124,6 +129,7 @@ class RoutingRules:
     queue_unmatched: str = "remains_queued"
     queue_rotation: str = "match_set"
     direct_selectors: str = "allowed"
+    rebind_selector_change: str = "drop"
     sources: Mapping = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self):
@@ -140,9 +146,10 @@ class RoutingRules:
 
 _JMS_SOURCES = {"topic_unmatched": "JMS: no subscriber, no copy", "durable_nonmatch": "JMS: the selector filters what the subscription receives",
                 "queue_unmatched": "R14: stays on the queue", "queue_rotation": "R12: rotation unspecified; deterministic and parallel",
-                "direct_selectors": "no Direct transport"}
+                "direct_selectors": "no Direct transport",
+                "rebind_selector_change": "R10, JMS 1.1 6.11.1: changing a durable subscription is deleting and recreating it"}
 _JMS = dict(topic_unmatched="dropped", durable_nonmatch="ignore", queue_unmatched="remains_queued",
-            queue_rotation="match_set", direct_selectors="allowed")
+            queue_rotation="match_set", direct_selectors="allowed", rebind_selector_change="drop")
 
 #: The built-in rule sets by broker (README "Routing rules per broker").
 ROUTING_RULES = MappingProxyType({
@@ -150,21 +157,25 @@ ROUTING_RULES = MappingProxyType({
     "ibmmq": RoutingRules("ibmmq", **_JMS, sources=dict(_JMS_SOURCES, queue_unmatched="R14: seed 000, a message no receiver selects stays on the queue")),
     "activemq": RoutingRules("activemq", **_JMS, sources=dict(
         _JMS_SOURCES, topic_unmatched="broker-e2e: delivered to no durable subscriber, not dead-lettered",
-        queue_unmatched="broker-e2e: left on the queue, browsed and drained")),
+        queue_unmatched="broker-e2e: left on the queue, browsed and drained",
+        rebind_selector_change="R10: TopicRegion.addConsumer: a changed selector deletes the durable subscription")),
     "wso2": RoutingRules("wso2", topic_unmatched="dropped", durable_nonmatch="dead_letter", queue_unmatched="dead_letter",
-                         queue_rotation="consumer_list", direct_selectors="allowed", sources={
+                         queue_rotation="consumer_list", direct_selectors="allowed", rebind_selector_change="keep", sources={
                              "topic_unmatched": "R2: seed 003, non-durable topic drops",
                              "durable_nonmatch": "R3: seed 003, each durable subscription's copy goes to the DLC",
                              "queue_unmatched": "R7: seed 003, no subscriber matches -> DLC",
                              "queue_rotation": "R6: FlowControlledQueueMessageDeliveryImpl, one cursor in bind order",
-                             "direct_selectors": "no Direct transport"}),
+                             "direct_selectors": "no Direct transport",
+                             "rebind_selector_change": "not R10: seed 003 silent; andes binds the subscriber to the existing "
+                                                       "storage queue and evaluates selectors on delivery (R8)"}),
     "solace": RoutingRules("solace", topic_unmatched="dropped", durable_nonmatch="ignore", queue_unmatched="remains_queued",
-                           queue_rotation="match_set", direct_selectors="refused", sources={
+                           queue_rotation="match_set", direct_selectors="refused", rebind_selector_change="drop", sources={
                                "topic_unmatched": "R9: seed 004, no copy, no dead letter",
                                "durable_nonmatch": "R9: seed 004, the selector is an ingress filter",
                                "queue_unmatched": "R11/R12: seed 004, excluded messages stay on the queue (non-exclusive: inferred)",
                                "queue_rotation": "R12: seed 004, round-robin, exact rotation unspecified",
-                               "direct_selectors": "R13: seed 004, selectors refused on Direct transport"}),
+                               "direct_selectors": "R13: seed 004, selectors refused on Direct transport",
+                               "rebind_selector_change": "R10: seed 004, a changed selector removes the queued messages"}),
 })
 
 
@@ -286,9 +297,7 @@ def subscription_key(s: Subscription, i: int) -> str:
 def check_subscriptions(subs: list, mode: str, rules: RoutingRules):
     """(subscriptions that can be created, {key: error}) — every check but the selector's."""
     errors = {}
-    counts = {}
-    for s in subs:
-        counts[s.name] = counts.get(s.name, 0) + 1
+    versions = version_errors(subs)  # a name used more than once: the versions of one subscription
     want_kinds = ("topic",) if mode == "topic" else ("queue", "exclusive_queue")
     ok = []
     for i, s in enumerate(subs):
@@ -296,9 +305,8 @@ def check_subscriptions(subs: list, mode: str, rules: RoutingRules):
         kind = s.kind or ("topic" if mode == "topic" else "queue")
         if s.name is None or not s.name.strip():
             errors[key] = f"subscription #{i + 1} has no name ({s.name!r}): not created"
-        elif counts[s.name] > 1:
-            at = [str(j + 1) for j, t in enumerate(subs) if t.name == s.name]
-            errors[key] = f"the name {s.name!r} is used by {len(at)} subscriptions (#{', #'.join(at)}): none of them is created"
+        elif s.name in versions:
+            errors[key] = versions[s.name]
         elif kind not in want_kinds:
             errors[key] = f"kind {kind!r} is not a {mode} subscription (route mode={mode!r})"
         elif s.transport == "direct" and rules.direct_selectors == "refused" and (s.selector or "").strip():
@@ -323,7 +331,8 @@ def check_mode(mode):
 def subscription_errors(subscriptions, *, dialect: "str | Dialect" = "jms", mode: str = "topic",
                         routing: "str | RoutingRules | None" = None) -> dict:
     """{subscription name (``#position`` when it has none): error} for the subscriptions `route`
-    does not create: invalid selector (with position), NULL/empty or repeated name, a selector
+    does not create: invalid selector (with position), NULL/empty name, a name repeated other than
+    as valid versions (`jms_selector_spark.rebind.version_errors`), a selector
     on Direct transport where the rule set refuses it, a kind that does not fit ``mode``."""
     check_mode(mode)
     d = get_dialect(dialect)

@@ -100,6 +100,11 @@ def _convert(ref, arr: pa.Array):
         ints = arr.cast(pa.int64())
         return pc.if_else(pc.equal(ints, 2), "PERSISTENT",
                           pc.if_else(pc.equal(ints, 1), "NON_PERSISTENT", pa.scalar(None, pa.string())))
+    if conv == "delivery_mode_code":  # MQe: the int constant
+        strings = arr if pa.types.is_string(arr.type) else arr.cast(pa.string())
+        return pc.if_else(pc.equal(strings, "PERSISTENT"), pa.scalar(2, pa.int32()),
+                          pc.if_else(pc.equal(strings, "NON_PERSISTENT"), pa.scalar(1, pa.int32()),
+                                     pa.scalar(None, pa.int32())))
     if conv == "epoch_millis":
         unit = arr.type.unit
         per_ms = {"s": None, "ms": 1, "us": 1000, "ns": 1_000_000}[unit]
@@ -162,15 +167,20 @@ def _variant_values(arr: pa.Array, key: str) -> dict:
 
 def _ref_key(ref):
     """What makes two selectors' references read the same data (the selector name does not)."""
-    return (ref.path, ref.access, ref.type, ref.conversion, ref.spark_type)
+    return (ref.path, ref.access, ref.type, ref.conversion, ref.spark_type, ref.default)
 
 
 def _extract_one(ref, message: pa.Array):
+    if ref.access == "missing":  # a header with a fixed value or a default (lowering.Rules.header)
+        return (ref.type, pa.array([ref.default] * len(message), ARROW_TYPES[ref.type]))
     if ref.access == "column":
         arr = message
         for part in ref.path:
             arr = _child(arr, part)
-        return (ref.type, _convert(ref, arr))
+        arr = _convert(ref, arr)
+        if ref.default is not None:  # a header's value where the message has none
+            arr = pc.fill_null(arr, pa.scalar(ref.default, arr.type))
+        return (ref.type, arr)
     if ref.access == "map":
         m = _child(message, ref.path[0])
         return (ref.type, _convert(ref, pc.map_lookup(m, pa.scalar(ref.path[1]), "first")))
@@ -187,7 +197,7 @@ def extract_columns(bound, message: pa.Array, cache: "dict | None" = None) -> di
         message = message.combine_chunks()
     out = {}
     for name, ref in bound.refs.items():
-        if ref.access == "missing":
+        if ref.access == "missing" and ref.default is None:
             continue
         if cache is None:
             out[name] = _extract_one(ref, message)

@@ -68,8 +68,9 @@ from ..types import JmsType
 from .sql_arithmetic import SqlArithmetic
 from .sql_compare import SqlComparisons
 from .sql_javanum import java_value_of_sql
-from .sql_render import (_FALSE, _NULL, _SPARK, _TRUE, _UNKNOWN, V, _and, _bool, _double_literal, _exact_literal,
-                         _not, _or, _strict, sql_identifier, sql_string)
+from .sql_logic import SqlLogic
+from .sql_render import (_FALSE, _NULL, _SPARK, _TRUE, _UNKNOWN, V, _bool, _double_literal, _exact_literal,
+                         _not, _strict, sql_identifier, sql_string)
 from ..visitor import NodeVisitor
 
 __all__ = ["SparkSqlGenerator", "selector_to_sql", "infer_flat_schema"]
@@ -86,7 +87,7 @@ _VARIANT_KINDS = (T.BOOLEAN, T.LONG, T.DOUBLE, T.STRING, T.NULL)
 
 
 
-class SparkSqlGenerator(SqlComparisons, SqlArithmetic, NodeVisitor):
+class SparkSqlGenerator(SqlComparisons, SqlArithmetic, SqlLogic, NodeVisitor):
     """Translates a `BoundSelector` into a Spark SQL boolean expression (a WHERE fragment).
 
     ``generate()`` returns the fragment; NULL in it means UNKNOWN. Each ``visit_*`` returns a `V`.
@@ -115,7 +116,7 @@ class SparkSqlGenerator(SqlComparisons, SqlArithmetic, NodeVisitor):
     # -- columns --------------------------------------------------------------------------------
     def _column(self, ref) -> V:
         if ref.access == "missing":
-            return _NULL
+            return _NULL if ref.default is None else self.visit_Literal(n.Literal(ref.default, ref.type))
         if ref.access == "variant":
             return V("", T.DYNAMIC, True, True, None, (sql_identifier(*self.qualifier, ref.path[0]), ref.path[1]))
         if ref.access == "map":
@@ -125,6 +126,8 @@ class SparkSqlGenerator(SqlComparisons, SqlArithmetic, NodeVisitor):
         conv = ref.conversion
         if conv == "delivery_mode":
             sql = f"CASE {sql} WHEN 2 THEN 'PERSISTENT' WHEN 1 THEN 'NON_PERSISTENT' END"
+        elif conv == "delivery_mode_code":  # MQe: the int constant
+            sql = f"CASE {sql} WHEN 'PERSISTENT' THEN 2 WHEN 'NON_PERSISTENT' THEN 1 END"
         elif conv == "epoch_millis":
             if ref.spark_type == "timestamp_ntz":
                 sql = f"timestampdiff(MILLISECOND, TIMESTAMP_NTZ'1970-01-01 00:00:00', {sql})"
@@ -134,6 +137,8 @@ class SparkSqlGenerator(SqlComparisons, SqlArithmetic, NodeVisitor):
             sql = f"try_cast({sql} AS {_SPARK[ref.type]})"
         elif conv == "java_value_of":  # a declared type on a string property (Binding.property_types)
             return V(java_value_of_sql(sql, ref.type), ref.type, True, True)
+        if ref.default is not None:  # a header's value where the message has none (Rules.header)
+            return V(f"coalesce({sql}, {self.visit_Literal(n.Literal(ref.default, ref.type)).sql})", ref.type, False, True)
         return V(sql, ref.type, True, True)
 
     # -- sharing: the SQL stays linear in the selector's size --------------------------------------
@@ -182,9 +187,9 @@ class SparkSqlGenerator(SqlComparisons, SqlArithmetic, NodeVisitor):
     # -- truth ----------------------------------------------------------------------------------
     def truth(self, node) -> V:
         if isinstance(node, n.And):
-            return _and([self.truth(op) for op in node.operands])
+            return self._logic_and([self.truth(op) for op in node.operands])
         if isinstance(node, n.Or):
-            return _or([self.truth(op) for op in node.operands])
+            return self._logic_or([self.truth(op) for op in node.operands])
         if isinstance(node, n.Not):
             return _not(self.truth(node.operand))
         dyn = self._dynamic_names(node)

@@ -3,7 +3,7 @@
 `SqlComparisons` is a part of `spark_sql.SparkSqlGenerator` (a mixin: it uses the generator's
 ``rules``, ``visit`` and ``_shared``). It renders the decisions of `lowering.Rules` — unlike
 types, numeric promotion, Java's NaN and ``Double.compareTo`` orders, UTF-16 string order,
-ActiveMQ's NULL equality and string conversion, the BETWEEN null rules — as plain predicates
+ActiveMQ's and WSO2's NULL equality, ActiveMQ's string conversion, the BETWEEN null rules — as plain predicates
 wherever Spark's own operator already gives the JMS answer, so they still push down.
 """
 from __future__ import annotations
@@ -34,29 +34,41 @@ class SqlComparisons:
     def compare(self, op, l: V, r: V) -> V:
         if self.rules.ne_as_not_eq(op):
             return _not(self.compare(C.EQ, l, r))
-        if self.rules.eq_null_aware(op):
-            return self._shared(self._activemq_eq, l, r)
+        nulls = self.rules.eq_nulls(op)
+        if nulls is not None:
+            return self._shared(lambda a, b: self._null_eq(a, b, nulls), l, r)
         if l.type is T.NULL or r.type is T.NULL:
             return _UNKNOWN
         return self._core(op, l, r)
 
-    def _activemq_eq(self, l: V, r: V) -> V:
-        # NULL on the left: UNKNOWN (TRUE if the right is NULL too); NULL only on the right: FALSE.
+    def _null_eq(self, l: V, r: V, nulls) -> V:
+        """``l = r`` where a NULL operand gives a value (`lowering.NullEquality`): ActiveMQ's NULL
+        on the left UNKNOWN, on the right FALSE, both TRUE; WSO2's one side FALSE, both TRUE."""
+        def const(b):
+            return _TRUE if b else _UNKNOWN if b is None else _FALSE
+
+        def text(b):
+            return const(b).sql
+
         if l.type is T.NULL and r.type is T.NULL:
-            return _TRUE
-        if l.type is T.NULL:
-            return _bool(f"IF({r.op()} IS NULL, TRUE, {NULL_BOOL})", True, True) if r.nullable else _UNKNOWN
-        if r.type is T.NULL:
-            return _bool(f"({l.op()} IS NULL)", False, True) if l.nullable else _FALSE
+            return const(nulls.both)
+        if l.type is T.NULL or r.type is T.NULL:
+            other, one = (r, nulls.left) if l.type is T.NULL else (l, nulls.right)
+            if not other.nullable:
+                return const(one)
+            if nulls.both is True and one is False:
+                return _bool(f"({other.op()} IS NULL)", False, True)
+            return _bool(f"IF({other.op()} IS NULL, {text(nulls.both)}, {text(one)})",
+                         None in (one, nulls.both), True)
         core = self._core(C.EQ, l, r)
-        if not r.nullable:
-            return core
-        if not l.nullable:
-            if core.sql == "FALSE":
-                return _FALSE
-            return _bool(f"coalesce({core.sql}, FALSE)", False, True)
-        return _bool(f"CASE WHEN {l.op()} IS NULL THEN IF({r.op()} IS NULL, TRUE, {NULL_BOOL})"
-                     f" WHEN {r.op()} IS NULL THEN FALSE ELSE {core.sql} END", True, True)
+        if not (l.nullable and r.nullable):
+            one = nulls.left if l.nullable else nulls.right if r.nullable else None
+            if one is None:
+                return core
+            return _FALSE if core.sql == "FALSE" else _bool(f"coalesce({core.sql}, {text(one)})", False, True)
+        return _bool(f"CASE WHEN {l.op()} IS NULL THEN IF({r.op()} IS NULL, {text(nulls.both)}, {text(nulls.left)})"
+                     f" WHEN {r.op()} IS NULL THEN {text(nulls.right)} ELSE {core.sql} END",
+                     None in (nulls.left, nulls.right, nulls.both), True)
 
     def _core(self, op, l: V, r: V, nan_checks: bool = True) -> V:
         """``l op r`` for two static non-NULL types: NULL exactly when an operand is NULL.
@@ -149,8 +161,8 @@ class SqlComparisons:
                 return _nonnull(_or([_not(inside)] + [_bool(f"{v.op()} IS NULL", False) for v in nullable]))
             return _nonnull(_and([inside] + [_bool(f"{v.op()} IS NOT NULL", False) for v in nullable]))
         if how is Between.OUTSIDE_AS_OR:
-            return _or([self.compare(C.LT, x, lo), self.compare(C.GT, x, hi)])
-        inside = _and([self.compare(C.GE, x, lo), self.compare(C.LE, x, hi)])
+            return self._logic_or([self.compare(C.LT, x, lo), self.compare(C.GT, x, hi)])
+        inside = self._logic_and([self.compare(C.GE, x, lo), self.compare(C.LE, x, hi)])
         return _not(inside) if node.negated else inside
 
     def visit_InList(self, node) -> V:

@@ -69,7 +69,7 @@ from .. import semantics as sem
 from ..dialects import Dialect
 from ..functions import LIST
 from ..interpreter import ReferenceInterpreter
-from ..lowering import Between, rules_for
+from ..lowering import Between, Logic, rules_for
 from ..selector import Selector
 from ..types import JmsType
 from ..values import TypedValue
@@ -78,9 +78,23 @@ from .arrow_arithmetic import _arithmetic_pair, _call_distinct
 from .arrow_columns import ARROW_TYPES
 from .arrow_compare import _compare_converted, _compare_pair, _conversion, _like
 from .arrow_values import (_BOOL, _bool_union, _cast, _coalesce, _const_union, _fold, _is_const, _mask_and,
-                           _mask_or, _merge, _not, _part_valid, _truth, _typed, _union_valid, _where)
+                           _mask_or, _merge, _not, _part_valid, _truth, _truth_of, _typed, _union_valid, _where)
 
 __all__ = ["evaluate_batch", "VectorizedEvaluator"]
+
+
+def _left_first_and(a, b):
+    """ActiveMQ r450141's ``a AND b`` (`lowering.Logic.LEFT_FIRST`): ``a`` unless it is TRUE, then ``b``."""
+    if isinstance(a, pa.Scalar):
+        return b if a.as_py() is True else a
+    return pc.if_else(pc.fill_null(a, False), _truth_of(b), a)
+
+
+def _left_first_or(a, b):
+    """ActiveMQ r450141's ``a OR b``: TRUE when ``a`` is, else ``b``."""
+    if isinstance(a, pa.Scalar):
+        return a if a.as_py() is True else b
+    return pc.if_else(pc.fill_null(a, False), True, _truth_of(b))
 
 _T = JmsType
 
@@ -126,6 +140,9 @@ class VectorizedEvaluator(NodeVisitor):
         self.n = n_rows
         self.rules = rules_for(dialect)
         self._unions = {}
+        left_first = self.rules.and_or is Logic.LEFT_FIRST
+        self._and = _left_first_and if left_first else pc.and_kleene
+        self._or = _left_first_or if left_first else pc.or_kleene
 
     def truth(self, node: n.Node):
         """The three-valued value of a node in a boolean context (a truth value)."""
@@ -159,10 +176,10 @@ class VectorizedEvaluator(NodeVisitor):
         return _bool_union(out)
 
     def visit_And(self, node):
-        return self._logical(node, pc.and_kleene)
+        return self._logical(node, self._and)
 
     def visit_Or(self, node):
-        return self._logical(node, pc.or_kleene)
+        return self._logical(node, self._or)
 
     def visit_Comparison(self, node):
         (left, right), folded = self._operands(node, (node.left, node.right))
@@ -189,10 +206,11 @@ class VectorizedEvaluator(NodeVisitor):
         if unlike:  # rows with two values that do not compare: FALSE
             pieces.append(_where(_mask_and(_union_valid(left), _union_valid(right)), False, None))
         out = _coalesce(pieces)
-        if rules.eq_null_aware(op):
+        nulls = rules.eq_nulls(op)
+        if nulls is not None:
             lv, rv = _union_valid(left), _union_valid(right)
             if not (lv is True and rv is True):
-                fill = _where(lv, False, _where(rv, None, True))
+                fill = _where(lv, nulls.right, _where(rv, nulls.left, nulls.both))
                 if rules.converts_strings:  # an ActiveMQ error on two values stays UNKNOWN
                     fill = _where(_mask_and(lv, rv), None, fill)
                 out = _coalesce([out, fill])
@@ -238,8 +256,8 @@ class VectorizedEvaluator(NodeVisitor):
             t = _where(_mask_and(_union_valid(v), _union_valid(lo), _union_valid(hi)), inside, False)
             return _bool_union(_not(t) if node.negated else t)
         if how is Between.OUTSIDE_AS_OR:  # x < low OR x > high
-            return _bool_union(pc.or_kleene(self.compare(C.LT, v, lo), self.compare(C.GT, v, hi)))
-        t = pc.and_kleene(self.compare(C.GE, v, lo), self.compare(C.LE, v, hi))
+            return _bool_union(self._or(self.compare(C.LT, v, lo), self.compare(C.GT, v, hi)))
+        t = self._and(self.compare(C.GE, v, lo), self.compare(C.LE, v, hi))
         return _bool_union(_not(t) if node.negated else t)
 
     def visit_InList(self, node):

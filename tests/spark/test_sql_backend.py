@@ -22,6 +22,7 @@ import pytest
 import jms_selector_spark as jss
 from jms_selector_spark.backends.spark_sql import selector_to_sql
 from jms_selector_spark.backends.sql_render import sql_identifier
+from jms_selector_spark.dialects import DIALECTS
 from jms_selector_spark.errors import UnsupportedSelectorError
 
 from conftest import SESSION_SETTINGS, sql_conf
@@ -45,7 +46,10 @@ def _spark_type(t):
             "string": st.StringType()}[t]
 
 
-HEADER_TYPES = dict(HEADER_COLS + [("JMSMessageID", "string"), ("JMSExpiration", "long"), ("JMSRedelivered", "boolean")])
+HEADER_TYPES = dict(HEADER_COLS + [("JMSMessageID", "string"), ("JMSExpiration", "long"), ("JMSRedelivered", "boolean"),
+                                   ("JMSReplyTo", "string"), ("JMSDestination", "string"), ("SenderID", "string"),
+                                   ("SequenceNo", "long"), ("Expiration", "long"), ("HttpContentType", "string"),
+                                   ("HttpContentEncoding", "string")])
 
 
 def _case_schema(types: dict, layout: str, headers=None):
@@ -183,8 +187,20 @@ def test_activemq_functions_through_spark(spark):
 CONFORMANCE = Path(__file__).resolve().parents[1] / "conformance"
 
 
+def _corpus_dialects():
+    """Dialects the corpora give expectations for (the broker dialects of issue #14 are judged on
+    their own suites, tests/spark/test_broker_suites_sql.py)."""
+    keys = set()
+    for path in CONFORMANCE.glob("*.jsonl"):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                keys.update(json.loads(line))
+    return sorted(keys & set(DIALECTS))
+
+
+@pytest.mark.parametrize("dialect", _corpus_dialects())
 def test_conformance_corpora(spark, dialect):
-    cases, unsupported = [], []
+    cases, unsupported, skipped = [], [], 0
     for path in sorted(CONFORMANCE.glob("*.jsonl")):
         for line in path.read_text(encoding="utf-8").splitlines():
             if not line.strip():
@@ -197,6 +213,9 @@ def test_conformance_corpora(spark, dialect):
             if headers.get("JMSDeliveryMode") in (1, 2):
                 headers["JMSDeliveryMode"] = {2: "PERSISTENT", 1: "NON_PERSISTENT"}[headers["JMSDeliveryMode"]]
             headers = {k: v for k, v in headers.items() if k in HEADER_TYPES}
+            if set(msg.get("properties", {})) & set(HEADER_TYPES):
+                skipped += 1
+                continue  # a flat table cannot hold a property named like a header column
             case = {"headers": headers, "props": {k: decode_value(v) for k, v in msg.get("properties", {}).items()},
                     "types": {k: v["type"] for k, v in msg.get("properties", {}).items()}}
             try:
@@ -205,7 +224,8 @@ def test_conformance_corpora(spark, dialect):
                 unsupported.append(c["id"])
                 continue
             cases.append((case, _rename(frag, case["types"], "flat"), c[dialect], c))
-    assert len(cases) > 100, len(cases)
+    eligible = len(cases) + len(unsupported) + skipped
+    assert len(cases) > 50 and len(cases) + len(unsupported) >= 0.9 * eligible, (len(cases), eligible)
     for ansi in ("true", "false"):
         # case-sensitive: some corpus messages have properties that differ only in case (the
         # test's own table needs it; the fragments are exact under both settings)

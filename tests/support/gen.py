@@ -40,7 +40,18 @@ RESERVED_NAMES = ["xpath", "XQUERY", "XPath", "xquery"]
 JAVA_TEXTS = ["4.9E-324", "5.0E-324", "1.0E-323", "9.9E-324", "9.999999999999999E22", "1.0E23", "2.0E22", "2.14748365E9",
               "2.1474836E9", "2.147483648E9", "1.4E-45", "1.0E-45", "9.223372036854776E18", "1.0E7", "1.0E-4", "4.35", "0.1",
               "1.0", "NaN", "Infinity", "-0.0"]
+ZERO_ID = "ID:" + "0" * 48  # IBM MQ's MQMI_NONE / MQCI_NONE
 ESCAPES = ["!", "\\", "a", "%", "_"]
+#: Header names and aliases selectors may use with ``headers=True`` (each a property elsewhere).
+HEADER_NAMES = ["JMSType", "JMSPriority", "JMSTimestamp", "JMSDeliveryMode", "JMSCorrelationID", "JMSMessageID",
+                "JMSReplyTo", "JMSDestination", "JMSRedelivered", "JMSExpiration", "AMQMessageID", "ci", "mi", "mt",
+                "rt", "ts", "si", "sn", "ex", "ct", "ce", "SequenceNo", "CI"]
+#: Headers a message may carry with ``headers=True`` (any may be unset), with their values.
+EXTRA_HEADERS = {"JMSTimestamp": [0, 1, 1767225600000], "JMSMessageID": ["ID:1", "ID:2"],
+                 "JMSReplyTo": ["queue://r", "topic://t", ""], "JMSDestination": ["queue://q", "a"],
+                 "JMSRedelivered": [True, False], "JMSExpiration": [0, 5, 1767225600000],
+                 "SenderID": ["s1", "a", ""], "SequenceNo": [0, 1, 5, LONG_MAX], "Expiration": [0, 1, 1767225600000],
+                 "HttpContentType": ["text/plain", "a"], "HttpContentEncoding": ["gzip", ""]}
 TYPES = ["boolean", "byte", "short", "int", "long", "float", "double", "string"]
 _RANGE = {"byte": (-128, 127), "short": (-32768, 32767), "int": (INT_MIN, INT_MAX), "long": (LONG_MIN, LONG_MAX)}
 
@@ -57,10 +68,24 @@ def _fmt_double(v: float) -> str:
 
 
 class CaseGenerator:
-    def __init__(self, seed: int, dialect: str = "jms"):
+    def __init__(self, seed: int, dialect: str = "jms", *, headers: bool = False):
+        """``headers``: selectors also name headers (and aliases: ``AMQMessageID``, Solace's ``sn``…)
+        and messages carry every header of the data model, some unset (issue 13)."""
         self.rng = random.Random(seed)
         self.dialect = dialect
-        self.activemq = dialect == "activemq"
+        self.headers = headers
+        # The constructs a dialect has, from its table entry: an ActiveMQ-family dialect (artemis,
+        # qpid, qpid-jms) gets the extended literals, `%`, string `+` and its own names too.
+        from jms_selector_spark.dialects import get_dialect
+
+        d = get_dialect(dialect)
+        self.activemq = d.extended_literals and d.modulo and d.string_concatenation
+        self.reserved = bool(d.reserved_words)
+        self.quoted = d.quoted_identifiers
+        self.bang = d.bang_equals
+        self.dotted = d.dotted_identifiers
+        self.ibmmq = d.zero_id_wildcard  # + hex/octal/L literals, the zero-id wildcard (issue #13)
+        self.mqe = d.operators is not None  # only AND, = and IS NULL; headers as MQe types them
 
     # -- messages ---------------------------------------------------------------------------
     def value_of(self, t: str):
@@ -98,12 +123,26 @@ class CaseGenerator:
         }
         if r.random() < 0.5:
             headers["JMSCorrelationID"] = r.choice(["ID:1", "abc", ""])
+        if self.ibmmq or self.mqe:  # extra draws only here: the jms/activemq streams are unchanged
+            headers["JMSMessageID"] = r.choice([ZERO_ID, "ID:414D51207061756C745639314C545320C57C1A5F25ECE602", "ID:1"])
+            if r.random() < 0.3:
+                headers["JMSCorrelationID"] = ZERO_ID
+            if self.mqe and r.random() < 0.7:
+                headers["JMSExpiration"] = r.choice([0, 5000, LONG_MAX])
+            if self.mqe and r.random() < 0.2:
+                headers.pop("JMSPriority")
+        if self.headers:
+            for name, values in EXTRA_HEADERS.items():
+                if r.random() < 0.6:
+                    headers[name] = r.choice(values)
+                elif name in headers:
+                    del headers[name]
         return headers, props, types
 
     # -- selectors --------------------------------------------------------------------------
     def literal(self):
         r = self.rng
-        if self.activemq and r.random() < 0.06:
+        if (self.activemq or self.ibmmq) and r.random() < 0.06:
             return r.choice(BOUNDARY_LITERALS)
         k = r.random()
         if k < 0.35:
@@ -119,8 +158,14 @@ class CaseGenerator:
         r = self.rng
         k = r.random()
         if depth <= 0 or k < 0.45:
-            if self.activemq and r.random() < 0.01:
+            if self.reserved and r.random() < 0.01:
                 return r.choice(RESERVED_NAMES)
+            if self.dotted and r.random() < 0.05:
+                return r.choice(NAMES) + "." + r.choice(NAMES)
+            if self.quoted and r.random() < 0.1:  # "a" names property a; "a""b" property a"b
+                return r.choice(['"' + r.choice(NAMES) + '"', '"a""b"', '"a.b"', '"NOT"'])
+            if self.headers and r.random() < 0.4:
+                return r.choice(HEADER_NAMES)
             return r.choice(NAMES)
         if k < 0.7:
             return self.literal()
@@ -150,8 +195,37 @@ class CaseGenerator:
         c = r.randint(0x100, 0xFFFF)
         return chr(c) if not 0xD800 <= c <= 0xDFFF else "☺"
 
+    def mqe_predicate(self, depth: int) -> str:
+        """MQe's language: AND, =, IS NULL, parentheses; now and then an operator it rejects."""
+        r = self.rng
+        k = r.random()
+        if depth > 0 and k < 0.3:
+            return f"{self.mqe_predicate(depth - 1)} {r.choice(['AND', 'and'])} {self.mqe_predicate(depth - 1)}"
+        if depth > 0 and k < 0.36:
+            return f"({self.mqe_predicate(depth - 1)})"
+        k = r.random()
+        if k < 0.35:
+            return f"{r.choice(NAMES)} = {self.literal()}"
+        if k < 0.55:
+            header = r.choice(["JMSPriority", "JMSDeliveryMode", "JMSTimestamp", "JMSExpiration", "JMSType"])
+            lit = r.choice(["0", "1", "2", "4", "9", "5000", "1767225600000", "2.0", "4.0", "'PERSISTENT'", "'car'",
+                            "3000000000", "-1", self.literal()])
+            return f"{header} = {lit}" if r.random() < 0.8 else f"{lit} = {header}"
+        if k < 0.65:
+            return f"{r.choice(NAMES)} = {r.choice(NAMES + ['JMSPriority'])}"
+        if k < 0.8:
+            return f"{r.choice(NAMES + ['JMSExpiration', 'JMSCorrelationID'])} IS NULL"
+        if k < 0.9:
+            return r.choice(NAMES)
+        if k < 0.95:
+            return f"{self.literal()} = {self.literal()}"
+        return r.choice([f"{r.choice(NAMES)} <> 1", f"{r.choice(NAMES)} IS NOT NULL", "a = 1 OR b = 2", "NOT a",
+                         "a + 1 = 2", "-a = 1", "a BETWEEN 1 AND 2", "a IN ('x')", "a LIKE 'x'"])
+
     def predicate(self, depth: int) -> str:
         r = self.rng
+        if self.mqe:
+            return self.mqe_predicate(depth)
         k = r.random()
         if depth > 0 and k < 0.22:
             op = r.choice([" AND ", " OR ", " and ", " or "])
@@ -162,7 +236,7 @@ class CaseGenerator:
             return f"({self.predicate(depth - 1)})"
         k = r.random()
         if k < 0.4:
-            op = r.choice(["=", "<>", "<", ">", "<=", ">="])
+            op = r.choice(["=", "<>", "<", ">", "<=", ">="] + (["!="] if self.bang else []))
             return f"{self.value(depth - 1)} {op} {self.value(depth - 1)}"
         if k < 0.5:
             neg = "NOT " if r.random() < 0.4 else ""
@@ -180,7 +254,7 @@ class CaseGenerator:
         if k < 0.8:
             return f"{self.value(depth - 1)} IS {'NOT ' if r.random() < 0.5 else ''}NULL"
         if k < 0.9:
-            return r.choice(NAMES)
+            return r.choice(HEADER_NAMES if self.headers and r.random() < 0.4 else NAMES)
         if self.activemq and k < 0.93:  # Java's number-to-string in string concatenation
             return f"{r.choice(['', 's + '])}'' + {r.choice(NAMES + [_fmt_double(r.choice(DOUBLES[-9:]))])} = {_q(r.choice(JAVA_TEXTS))}"
         if k < 0.95:
@@ -198,6 +272,9 @@ class CaseGenerator:
         return text[:pos] + text[pos + 1:]
 
     def selector(self) -> str:
+        if self.ibmmq and self.rng.random() < 0.05:  # IBM MQ's all-zero id wildcard, exact or not
+            return self.rng.choice([f"JMSMessageID='{ZERO_ID}'", f"JMSCorrelationID = '{ZERO_ID}'",
+                                    f"JMSMessageID='{ZERO_ID}' AND a IS NULL", f"(JMSCorrelationID='{ZERO_ID}')"])
         text = self.predicate(self.rng.randint(1, 4))
         if self.rng.random() < 0.08:
             text = self.break_text(text)

@@ -21,14 +21,20 @@ from jms_selector_spark.dialects import Dialect
 
 PACKAGE = Path(__file__).resolve().parents[2] / "jms_selector_spark"
 FIELDS = {f.name for f in dataclasses.fields(Dialect)} - {"name"}
-FRONT_END = {"source", "tokens", "lexer", "parser", "nodes", "visitor", "checker", "printer", "errors", "selector"}
+FRONT_END = {"source", "tokens", "lexer", "grammar", "grammar_variants", "parser", "nodes", "visitor", "checker", "printer", "errors", "selector"}
 #: Modules that may read a `Dialect` field, and which fields.
 READERS = {
     "dialects.py": FIELDS,
     "lowering.py": FIELDS,  # every evaluation-time rule
-    "binder.py": {"headers", "header_aliases"},  # the data model: which names are headers
+    "binder.py": {"headers", "header_aliases",  # the data model: which names are headers
+                  "header_typed_literals"},  # MQe: a header column holds the header's own type
 }
-#: Modules over 500 lines, allowed for now: none (spark_sql.py and vectorized.py were split, issue #12).
+#: Front-end modules that may call evaluation code, and why (reviewed one by one): selector.py
+#: asks the reference interpreter for the value of a selector that reads no header or property,
+#: for IBM MQ's MQRC_SELECTOR_ALWAYS_FALSE (`Dialect.reject_constant_false`); a constant folder
+#: in the front end would be a second copy of the semantics.
+FRONT_END_MAY_EVALUATE = {("selector.py", "interpreter")}
+#: Modules over 500 lines, allowed for now: none (spark_sql.py, vectorized.py and parser.py were split, issue #12).
 TOO_LONG_FOR_NOW: frozenset = frozenset()
 
 
@@ -121,6 +127,8 @@ def test_the_front_end_imports_no_evaluation_back_end_or_spark_code():
         if not _is_front_end(rel):
             continue
         for mod in _imports(path, rel):
+            if (rel, mod) in FRONT_END_MAY_EVALUATE:
+                continue
             if mod in EVALUATION or mod in SPARK_SIDE or mod.startswith("backends"):
                 wrong.append(f"{rel} imports {mod}")
     assert not wrong, wrong

@@ -25,6 +25,7 @@ import pytest
 import jms_selector_spark
 from jms_selector_spark import ACTIVEMQ, JMS
 from jms_selector_spark import nodes as n
+from jms_selector_spark import grammar_variants
 from jms_selector_spark import parser as selector_parser
 from jms_selector_spark.cli import _LABELS, render_tree
 from jms_selector_spark.lexer import SelectorLexer
@@ -34,7 +35,7 @@ from jms_selector_spark.types import JmsType
 from jms_selector_spark.visitor import NodeVisitor
 
 PACKAGE_DIR = Path(jms_selector_spark.__file__).parent
-GRAMMARS = {"jms": (selector_parser._SqlGrammar, JMS), "activemq": (selector_parser._ActiveMQGrammar, ACTIVEMQ)}
+GRAMMARS = {"jms": (grammar_variants.SqlGrammar, JMS), "activemq": (grammar_variants.ActiveMQGrammar, ACTIVEMQ)}
 PLY_FILES = {"parsetab.py", "parser.out", "lextab.py", "parsetab.pyc", "lextab.pyc"}
 
 

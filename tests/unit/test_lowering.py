@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from jms_selector_spark.dialects import ACTIVEMQ, DIALECTS, JMS, get_dialect
-from jms_selector_spark.lowering import Between, NumericOrder, Order, rules_for
+from jms_selector_spark.lowering import Between, NullEquality, NumericOrder, Order, rules_for
 from jms_selector_spark.nodes import ArithOp, CompareOp
 from jms_selector_spark.types import JmsType as T
 
@@ -52,7 +52,7 @@ def test_string_and_boolean_comparison():
 
 def test_ne_and_null_equality():
     assert amq.ne_as_not_eq(C.NE) and not amq.ne_as_not_eq(C.EQ) and not jms.ne_as_not_eq(C.NE)
-    assert amq.eq_null_aware(C.EQ) and not amq.eq_null_aware(C.NE) and not jms.eq_null_aware(C.EQ)
+    assert amq.eq_nulls(C.EQ) == NullEquality(None, False, True) and amq.eq_nulls(C.NE) is None and jms.eq_nulls(C.EQ) is None
 
 
 def test_arithmetic_types():

@@ -95,3 +95,23 @@ def test_exclusive_queue_timeline():
     subs = [S("a", None, unsubscribed_at=100), S("b", None, subscribed_at=200, unsubscribed_at=300), S("c", None)]
     assert _exclusive_timeline(subs) == [("a", 100), ("c", None)]
     assert _exclusive_timeline([S("a", None, subscribed_at=10, unsubscribed_at=20)]) == [("a", 20)]
+
+
+def test_versions_of_a_subscription_are_validated_per_subscription():
+    """R10: one name, different subscribed_at: versions; equal times, overlaps, or versions of
+    another kind or durability are reported (the subscription is not created) and the rest kept."""
+    S = Subscription
+    ok = [S("v", "x = 1"), S("v", "x = 2", subscribed_at=100, unsubscribed_at=150), S("v", "x = 2", subscribed_at=200)]
+    assert subscription_errors(ok) == {}
+    bad = [S("same", "x = 1", subscribed_at=5), S("same", "x = 2", subscribed_at=5), S("same", "x = 3", subscribed_at=9),
+           S("over", "x = 1", subscribed_at=0, unsubscribed_at=300), S("over", "x = 2", subscribed_at=200),
+           S("kind", "x = 1", kind="topic"), S("kind", "x = 2", kind="queue", subscribed_at=10),
+           S("dur", "x = 1"), S("dur", "x = 2", durable=False, subscribed_at=10), S("fine", "x = 1")]
+    errors = subscription_errors(bad)
+    assert set(errors) == {"same", "over", "kind", "dur"}
+    assert "2 of them with subscribed_at=5" in errors["same"] and "need different subscribed_at" in errors["same"]
+    assert errors["over"] == "the versions of 'over' overlap: #4 is bound until 300 but #5 binds at 200; none of them is created"
+    assert "different kind" in errors["kind"] and "different durable" in errors["dur"]
+    assert routing_rules("solace").rebind_selector_change == "drop" and "R10" in routing_rules("solace").why(
+        "rebind_selector_change")
+    assert ROUTING_RULES["wso2"].rebind_selector_change == "keep"

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import pytest
 
+from jms_selector_spark.dialects import get_dialect
+
 from jms_selector_spark.backends import spark_sql
 from jms_selector_spark.backends.spark_sql import selector_to_sql
 
@@ -34,21 +36,21 @@ def _bool_nest(op, k):
 def _shapes(dialect):
     for t in TYPES:
         for op in ["/", "%", "+", "-", "*"]:
-            if op == "%" and dialect == "jms":
+            if op == "%" and not get_dialect(dialect).modulo:
                 continue  # no % in the jms grammar
             for nest in (_left, _right):
                 yield f"{t} {op} {nest.__name__}", {"a": t, "b": t}, (lambda k, op=op, nest=nest: nest(op, k) + " > 0")
     for op in ["=", "<>", "AND", "OR"]:
-        if dialect == "jms" and op in ("=", "<>"):
+        if not get_dialect(dialect).not_binds_tighter and op in ("=", "<>"):
             continue  # booleans compare only in ActiveMQ's grammar
         yield f"boolean {op}", {"a": "long", "b": "double"}, (lambda k, op=op: _bool_nest(op, k))
     yield "NOT", {"a": "double"}, (lambda k: "NOT (" * k + "a > 0" + ")" * k)
-    yield "unary minus", {"a": "long"}, (lambda k: "-" * k + "a > 0" if dialect == "activemq" else
+    yield "unary minus", {"a": "long"}, (lambda k: "-" * k + "a > 0" if get_dialect(dialect).not_binds_tighter else
                                          "(" * k + "-a" + ")" * k + " > 0")
     yield "between", {"a": "double", "b": "double"}, (lambda k: f"{_left('/', k)} BETWEEN b / a AND {_right('/', k)}")
 
 
-@pytest.mark.parametrize("dialect", ["jms", "activemq"])
+@pytest.mark.parametrize("dialect", ["jms", "activemq", "wso2"])
 def test_fragment_size_is_linear(dialect, monkeypatch):
     # measured past the nesting limit that `selector_to_sql` enforces (see test_limits)
     monkeypatch.setattr(spark_sql, "check_sql_depth", lambda sql, *a, **k: sql)

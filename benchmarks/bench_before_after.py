@@ -1,0 +1,273 @@
+"""Before/after benchmark (issue #12 "Must hold"): this checkout's package against an older commit's,
+in ONE process, ONE SparkSession, interleaved.
+
+    python benchmarks/bench_before_after.py                          # before = ce90b23, 2M rows, 5 rounds
+    python benchmarks/bench_before_after.py --before HEAD~3 --rows 200000 --reps 2
+
+The older commit's ``jms_selector_spark`` is extracted with ``git archive`` into a temporary
+directory and imported as ``jms_selector_spark_before`` (the package imports itself relatively;
+Python workers find it through ``PYTHONPATH``, set before the JVM starts). Both packages run in
+the same session on the same Parquet archive (`bench_native.ensure_archive`), so load drift on a
+shared machine hits both alike: every round runs every variant, the order reversed every other
+round. Sections (``--only``):
+
+``native``
+    Every `bench_native.selectors()` selector: ``jms_filter`` of before, of after, and the
+    hand-written Spark SQL filter, each to the noop sink. Reports ``hand / jms`` (the
+    ``bench_native`` ratio, target >= 0.97) for before and after, and ``before / after``.
+``udf``
+    The two `bench_udf` selectors through the fallback UDF `jms_filter` uses (``selector_udf``,
+    forced for the whole selector) of before and of after, against the hand-written
+    ``@arrow_udf`` of the same predicate: ``hand / fallback`` (target >= 0.9).
+``compile``
+    parse + bind + lower + translate (``selector_to_sql(text, schema)`` with the parse cache
+    cleared before every call) for every selector of both sections, before and after alternating
+    in blocks: median microseconds per selector.
+
+Figures: medians of wall time; JSON in ``<data-dir>/results/before_after.json``.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+for p in (str(ROOT), str(HERE)):
+    if p not in sys.path:
+        sys.path.insert(0, p)
+
+NAME = "before_after"
+BEFORE_NAME = "jms_selector_spark_before"
+SECTIONS = ("native", "udf", "compile")
+TARGETS = {"native": 0.97, "udf": 0.9}
+
+
+def extract_before(ref: str, into: Path) -> Path:
+    """``into/jms_selector_spark_before``: the package as of ``ref`` (git archive of this repo)."""
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", ref, "jms_selector_spark"],
+                             check=True, capture_output=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
+    (into / "jms_selector_spark").rename(into / BEFORE_NAME)
+    return into / BEFORE_NAME
+
+
+def load_packages(ref: str, tmp: Path):
+    """(before package, after package); workers get the before package through PYTHONPATH."""
+    extract_before(ref, tmp)
+    sys.path.insert(0, str(tmp))
+    os.environ["PYTHONPATH"] = os.pathsep.join([str(tmp), str(ROOT)] + [
+        p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p])
+    before = importlib.import_module(BEFORE_NAME)
+    after = importlib.import_module("jms_selector_spark")
+    assert Path(after.__file__).resolve().parent == ROOT / "jms_selector_spark", after.__file__
+    return before, after
+
+
+def interleaved(variants: dict, reps: int, warmup: int = 1) -> dict:
+    """{variant: [wall seconds]}: ``reps`` rounds of every variant, order reversed every other round."""
+    from bench_native import run_noop
+
+    names = list(variants)
+    for _ in range(warmup):
+        for n in names:
+            run_noop(variants[n])
+    times = {n: [] for n in names}
+    for r in range(reps):
+        for n in (names if r % 2 == 0 else names[::-1]):
+            times[n].append(run_noop(variants[n])[0])
+    return times
+
+
+def _med(xs):
+    return statistics.median(xs) if xs else None
+
+
+def _ratio(num, den):
+    return None if not num or not den else round(num / den, 4)
+
+
+def run_native(spark, df, before, after, args, log=print) -> list:
+    from bench_native import selectors
+
+    out = []
+    for name, selector, hand in selectors():
+        variants = {"before": before.jms_filter(df, selector), "after": after.jms_filter(df, selector),
+                    "hand": df.where(hand)}
+        counts = {k: v.count() for k, v in variants.items()}
+        assert len(set(counts.values())) == 1, (name, counts)
+        t = interleaved(variants, args.reps, args.warmup)
+        m = {k: _med(v) for k, v in t.items()}
+        row = {"name": name, "rows_matched": counts["hand"], "times_s": t, "median_s": m,
+               "same_sql": before.selector_to_sql(selector, df.schema) == after.selector_to_sql(selector, df.schema),
+               "ratio_before": _ratio(m["hand"], m["before"]), "ratio_after": _ratio(m["hand"], m["after"]),
+               "after_vs_before": _ratio(m["before"], m["after"])}
+        log(f"  native {name}: hand/jms before {row['ratio_before']} after {row['ratio_after']}")
+        out.append(row)
+    return out
+
+
+def run_udf(spark, df, before, after, args, log=print) -> list:
+    from pyspark.sql import functions as F
+    from pyspark.sql.functions import arrow_udf
+
+    from bench_udf import COMPLEX, SIMPLE, hand_written
+
+    out = []
+    for label, selector in (("simple", SIMPLE), ("complex", COMPLEX)):
+        variants = {}
+        for side, pkg in (("before", before), ("after", after)):
+            udf_mod = importlib.import_module(pkg.__name__ + ".backends.udf")
+            fn, cols = udf_mod.selector_udf(pkg.parse(selector), df.schema)
+            variants[side] = df.where(fn(*udf_mod.source_args(cols)))
+        hand_cols, arrow_fn, _ = hand_written()[selector]
+        variants["hand"] = df.where(arrow_udf(arrow_fn, "boolean")(*[F.col(c) for c in hand_cols]))
+        counts = {k: v.count() for k, v in variants.items()}
+        assert len(set(counts.values())) == 1, (label, counts)
+        t = interleaved(variants, args.reps, args.warmup)
+        m = {k: _med(v) for k, v in t.items()}
+        row = {"name": label, "selector": selector, "rows_matched": counts["hand"], "times_s": t, "median_s": m,
+               "ratio_before": _ratio(m["hand"], m["before"]), "ratio_after": _ratio(m["hand"], m["after"]),
+               "after_vs_before": _ratio(m["before"], m["after"])}
+        log(f"  udf {label}: hand/fallback before {row['ratio_before']} after {row['ratio_after']}")
+        out.append(row)
+    return out
+
+
+def run_compile(schema, before, after, args, log=print) -> list:
+    from bench_native import selectors
+    from bench_udf import COMPLEX, SIMPLE
+
+    texts = [(n, s) for n, s, _ in selectors()] + [("udf-simple", SIMPLE), ("udf-complex", COMPLEX)]
+    sides = {}
+    for side, pkg in (("before", before), ("after", after)):
+        sel_mod = importlib.import_module(pkg.__name__ + ".selector")
+        sides[side] = (pkg.selector_to_sql, sel_mod._parse_cached.cache_clear)
+    out = []
+    for name, text in texts:
+        assert sides["before"][0](text, schema) == sides["after"][0](text, schema), name
+        us = {"before": [], "after": []}
+        for block in range(args.compile_blocks):
+            for side in (("before", "after") if block % 2 == 0 else ("after", "before")):
+                translate, clear = sides[side]
+                for _ in range(args.compile_calls):
+                    clear()
+                    t = time.perf_counter()
+                    translate(text, schema)
+                    us[side].append((time.perf_counter() - t) * 1e6)
+        m = {k: round(_med(v), 1) for k, v in us.items()}
+        row = {"name": name, "median_us": m, "after_over_before": _ratio(m["after"], m["before"])}
+        log(f"  compile {name}: before {m['before']} us, after {m['after']} us")
+        out.append(row)
+    return out
+
+
+def table(results) -> str:
+    lines = []
+    if results.get("native"):
+        lines += ["native (jms_filter vs the hand-written filter; hand/jms, target >= 0.97)",
+                  f"{'selector':<22}{'hand s':>8}{'before s':>10}{'after s':>9}{'ratio before':>14}{'ratio after':>13}{'after vs before':>17}"]
+        for r in results["native"]:
+            m = r["median_s"]
+            lines.append(f"{r['name']:<22}{m['hand']:>8.3f}{m['before']:>10.3f}{m['after']:>9.3f}"
+                         f"{r['ratio_before']:>14.3f}{r['ratio_after']:>13.3f}{r['after_vs_before']:>17.3f}")
+    if results.get("udf"):
+        lines += ["", "fallback UDF vs hand-written arrow_udf (hand/fallback, target >= 0.9)",
+                  f"{'selector':<22}{'hand s':>8}{'before s':>10}{'after s':>9}{'ratio before':>14}{'ratio after':>13}{'after vs before':>17}"]
+        for r in results["udf"]:
+            m = r["median_s"]
+            lines.append(f"{r['name']:<22}{m['hand']:>8.3f}{m['before']:>10.3f}{m['after']:>9.3f}"
+                         f"{r['ratio_before']:>14.3f}{r['ratio_after']:>13.3f}{r['after_vs_before']:>17.3f}")
+    if results.get("compile"):
+        lines += ["", "parse + bind + lower + translate (median us per selector)",
+                  f"{'selector':<22}{'before us':>11}{'after us':>10}{'after/before':>14}"]
+        for r in results["compile"]:
+            m = r["median_us"]
+            lines.append(f"{r['name']:<22}{m['before']:>11.1f}{m['after']:>10.1f}{r['after_over_before']:>14.3f}")
+    return "\n".join(lines)
+
+
+def summary_lines(results) -> list:
+    out = []
+    for sec in ("native", "udf"):
+        rows = results.get(sec) or []
+        if rows:
+            worst = min(rows, key=lambda r: r["ratio_after"])
+            out.append(f"{sec}: worst ratio after {worst['ratio_after']} ({worst['name']}; target {TARGETS[sec]}), "
+                       f"before {worst['ratio_before']}")
+    if results.get("compile"):
+        out.append("compile: after/before " + ", ".join(f"{r['name']} {r['after_over_before']}" for r in results["compile"]))
+    return out
+
+
+def parse_args(argv):
+    ap = argparse.ArgumentParser(prog="bench_before_after", description=__doc__.splitlines()[0])
+    ap.add_argument("--before", default="ce90b23", help="git ref of the 'before' package (default ce90b23)")
+    ap.add_argument("--rows", type=int, default=2_000_000)
+    ap.add_argument("--reps", type=int, default=5, help="interleaved rounds (default 5)")
+    ap.add_argument("--warmup", type=int, default=1)
+    ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--files", type=int, default=None)
+    ap.add_argument("--compile-blocks", type=int, default=10)
+    ap.add_argument("--compile-calls", type=int, default=20)
+    ap.add_argument("--only", action="append", choices=SECTIONS, default=None)
+    ap.add_argument("--data-dir", default=str(ROOT / "bench-data"))
+    ap.add_argument("--results", default=None)
+    ap.add_argument("--driver-memory", default="4g")
+    return ap.parse_args(argv)
+
+
+def main(argv=None, spark=None) -> dict:
+    from bench_native import _session, ensure_archive
+
+    args = parse_args(sys.argv[1:] if argv is None else argv)
+    sections = args.only or list(SECTIONS)
+    data_dir = Path(args.data_dir)
+    data_dir.mkdir(parents=True, exist_ok=True)
+    results_path = Path(args.results) if args.results else data_dir / "results" / f"{NAME}.json"
+    saved_path, saved_env = list(sys.path), os.environ.get("PYTHONPATH")
+    with tempfile.TemporaryDirectory(prefix="jms-before-") as tmp:
+        before, after = load_packages(args.before, Path(tmp))
+        own = spark is None
+        spark = _session(args.driver_memory, "jms-bench-before-after") if own else spark
+        try:
+            results = {"before": args.before, "after": subprocess.run(
+                ["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip(),
+                "rows": args.rows, "reps": args.reps, "load_start": os.getloadavg(),
+                "started": datetime.now(timezone.utc).isoformat(timespec="seconds")}
+            df = spark.read.parquet(str(ensure_archive(spark, data_dir, args.rows, args.seed, args.files)))
+            if "native" in sections:
+                results["native"] = run_native(spark, df, before, after, args)
+            if "udf" in sections:
+                results["udf"] = run_udf(spark, df, before, after, args)
+            if "compile" in sections:
+                results["compile"] = run_compile(df.schema, before, after, args)
+            results["load_end"] = os.getloadavg()
+        finally:
+            if own:
+                spark.stop()
+            sys.path[:] = saved_path
+            if saved_env is None:
+                os.environ.pop("PYTHONPATH", None)
+            else:
+                os.environ["PYTHONPATH"] = saved_env
+    results["summary"] = summary_lines(results)
+    results_path.parent.mkdir(parents=True, exist_ok=True)
+    results_path.write_text(json.dumps(results, indent=1))
+    print(table(results))
+    for line in results["summary"]:
+        print(line)
+    return results
+
+
+if __name__ == "__main__":
+    main()
