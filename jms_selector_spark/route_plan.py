@@ -23,7 +23,8 @@ group).
 CASEs on it exceeds HotSpot's 8,000-byte JIT limit and runs interpreted (4-6x slower), and
 splitting the expression does not help inside whole-stage codegen. When the plan has more than
 `JIT_CASES` CASEs (and at most `GUARD_MAX_CASES`: above, the method passes 64 KB, Spark gives
-whole-stage codegen up by itself, and that is measured faster than the guard), the Column carries a one-element ``array_sort`` (a `CodegenFallback`
+whole-stage codegen up by itself, and that is measured faster than the guard; an indexed plan
+that large is replaced by the flat one, measured faster there), the Column carries a one-element ``array_sort`` (a `CodegenFallback`
 expression, evaluated on its own and not around the CASEs), which keeps the projection out of
 whole-stage codegen; Spark then compiles it as an ordinary projection whose CASE branches are
 split into small methods — what ``spark.sql.codegen.hugeMethodLimit=8000`` does, without
@@ -115,6 +116,7 @@ class RoutingPlan:
     guard_column: "str | None" = None  # top-level column the codegen guard reads (None: no guard)
     fallback_gate: "tuple | None" = None  # ((value SQL, values), ...): a message can match a fallback
     # subscription only if one of these values is one of its literals (`gate_sql`); None: no gate
+    index_dropped: "int | None" = None  # CASEs of the indexed plan, when it was too large and dropped
 
     @property
     def groups(self) -> tuple:
@@ -205,14 +207,20 @@ def plan_routing(native, fallback, schema, dialect, binding: "Binding | None" = 
     binding = binding or Binding()
     fragments = {s.name: frag for s, frag in native}
     names = [s.name for s, _ in native]
+    root = Node((), tuple(names))
     if index:
         cands = {s.name: access_candidates(s.selector or "", schema, dialect, binding) for s, _ in native}
-        root = _index(names, cands, frozenset(), 0)
-    else:
-        root = Node((), tuple(names))
+        indexed = _index(names, cands, frozenset(), 0)
+        # Above `guard_max` CASEs neither plan stays in whole-stage codegen; Spark's split code
+        # then costs so much per CASE that the index's nested CASEs (more of them) measured slower
+        # than one flat CASE per subscription (1,000 subscriptions: 32.2 s vs 13.0 s, README), so
+        # the flat plan is kept there: never slower than the single-CASE plan.
+        if indexed.case_count <= guard_max:
+            root = indexed
+    dropped = indexed.case_count if index and root is not indexed else None
     guard = _guard_column(schema) if jit_cases < root.case_count <= guard_max else None
     gate = _fallback_gate(fallback, schema, dialect, binding) if index and fallback else None
-    return RoutingPlan(root, tuple(s.name for s in fallback), fragments, guard, gate)
+    return RoutingPlan(root, tuple(s.name for s in fallback), fragments, guard, gate, dropped)
 
 
 def _fallback_gate(fallback, schema, dialect, binding) -> "tuple | None":
@@ -432,6 +440,9 @@ def format_plan(plan: RoutingPlan, *, invalid: Iterable = (), max_values: int = 
         lines.append("  fallback (Arrow UDF) sees only messages with " + " OR ".join(
             f"{sql} IN ({', '.join(map(repr, vals))})" for sql, vals in plan.fallback_gate) if plan.fallback_gate else
                      "  fallback (Arrow UDF) sees every message (a fallback subscription has no access predicate)")
+    if plan.index_dropped is not None:
+        lines.append(f"  the indexed plan would need {plan.index_dropped} CASE expressions (> {GUARD_MAX_CASES}): "
+                     "one flat CASE per subscription instead (measured faster once Spark splits the code)")
     lines.append(f"  CASE expressions: {plan.case_count}; "
                  + (f"kept out of whole-stage codegen (> {JIT_CASES}: split into JIT-able methods)"
                     if plan.guard_column else

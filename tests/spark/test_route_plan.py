@@ -126,9 +126,11 @@ def test_indexed_plan_equals_the_single_case_plan(spark, messages, dialect):
         # today's plan: one CASE per subscription in one array, sorted
         today = plan_sql(plan_routing(nat, [], schema, d, index=False, jit_cases=10 ** 9))
         cols.append(F.sort_array(F.expr(today)).alias(f"{label}_today"))
-    # indexed, above GUARD_MAX_CASES: no guard (Spark's own fallback from whole-stage codegen)
+    # above GUARD_MAX_CASES (forced here with guard_max=0): the flat plan, one CASE per
+    # subscription, without the guard (Spark's own fallback from whole-stage codegen)
     unguarded = plan_routing(native, [], schema, d, guard_max=0)
     assert unguarded.guard_column is None and plans["big"].case_count <= GUARD_MAX_CASES
+    assert not unguarded.groups and unguarded.case_count == len(native)
     cols.append(F.sort_array(F.expr(plan_sql(unguarded))).alias("big_unguarded"))
     df = messages.select(*cols)
     for ansi in ("true", "false"):
