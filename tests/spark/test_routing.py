@@ -168,6 +168,28 @@ def test_exclusive_queue_selector_is_an_egress_filter(messages):
         assert _triples(out) == sorted(want), routing
 
 
+def test_ibmmq_zero_id_receiver_competes_for_every_message(messages):
+    """R15 (seed 000): under `ibmmq` a receiver with ``JMSCorrelationID='ID:'+48 zeros`` gets the
+    first message whatever its id, so it competes for every message; under `jms` the same text is
+    string equality and selects none of these messages (they stay queued: R14)."""
+    zero = "JMSCorrelationID = 'ID:" + "0" * 48 + "'"
+    subs = {"any": zero, "blue-cars": SUBS["blue-cars"]}
+    out = route(messages, subs, mode="queue", dialect="ibmmq")
+    got = _triples(out)
+    assert len(got) == len(ROWS) and {o for _, _, o in got} == {"delivered"}  # nobody left on the queue
+    # the match sets are {any} and {any, blue-cars}: round-robin per set, in JMSTimestamp order
+    groups = collections.defaultdict(list)
+    for row in sorted(ROWS, key=lambda r: (r[1], r[0])):
+        groups[("any", "blue-cars") if _matches(SUBS["blue-cars"], row) else ("any",)].append(row[0])
+    assert len(groups[("any", "blue-cars")]) > 2
+    want = sorted((mid, hit[k % len(hit)], "delivered") for hit, ids in groups.items() for k, mid in enumerate(ids))
+    assert got == want
+    plain = _triples(route(messages, subs, mode="queue", dialect="jms"))
+    assert {m for m, s, _ in plain if s == "any"} == set()
+    assert sorted(m for m, s, o in plain if o == "remains_queued") == sorted(
+        r[0] for r in ROWS if not _matches(SUBS["blue-cars"], r))
+
+
 def test_a_queue_keeps_messages_after_its_last_consumer_left(messages):
     subs = [Subscription("all", "", unsubscribed_at=1250)]
     out = route(messages, subs, mode="queue", routing="wso2")
