@@ -14,8 +14,10 @@ selector is valid in one and invalid in the other. The search is deliberate and 
    points, numeric strings — and the selector's own literals (each ±1, in every numeric type,
    numbers written in its strings, strings that match its LIKE patterns);
 3. every combination when they fit in ``max_candidates`` (so a small selector is searched
-   exhaustively), else the combinations of the literal-derived values first, then seeded random
-   combinations biased towards them, until ``max_candidates`` or ``timeout`` seconds.
+   exhaustively), else the combinations of the literal-derived values first, then every name
+   taking values of one type (per type, when those combinations are few), then one name varied at
+   a time around a satisfying base, then seeded random combinations biased towards them, until
+   ``max_candidates`` or ``timeout`` seconds.
 
 A witness on which delivery differs (TRUE in one dialect only) is preferred over one where the
 answers differ only as FALSE vs UNKNOWN (which matters only inside a larger selector).
@@ -398,6 +400,15 @@ def _combos(doms, max_candidates: int, seed: int, base_of):
         for combo in itertools.product(*(mine for mine, _ in doms)):
             if fresh(combo):
                 yield combo, "literals"
+    # every slot one type (dialects differ most between two values of one type: two booleans
+    # ordered, two strings, integer division): per type, all its combinations when they are few
+    types = {v[0] for _, every in doms for v in every if v is not None}
+    for t in sorted(types, key=lambda t: t.value):
+        per = [[v for v in every if v is not None and v[0] is t] for _, every in doms]
+        if all(per) and math.prod(map(len, per)) <= max_candidates // 4:
+            for combo in itertools.product(*per):
+                if fresh(combo):
+                    yield combo, "one type"
     # one slot at a time over all its values, the others at a satisfying base, NULL, or preferred values
     rng = random.Random(seed)
     good = base_of()

@@ -88,6 +88,26 @@ ROWS = (
     Row("header `JMSDestination`", "JMSDestination = 'queue://orders'", _m({"JMSDestination": "queue://orders"})),
     Row("header `JMSDeliveryMode` as a string", "JMSDeliveryMode = 'PERSISTENT'", _m({"JMSDeliveryMode": "PERSISTENT"})),
     Row("functions (`INLIST`, `SPLIT`…)", "INLIST(SPLIT(s, ','), 'b')", _m(s="a,b")),
+    # issue #13: IBM MQ, MQe, WSO2, Solace
+    Row("all-zero message id (IBM MQ's wildcard)", "JMSMessageID = 'ID:" + "0" * 48 + "'",
+        _m({"JMSMessageID": "ID:414D51207061756C745639314C545320C57C1A5F25ECE602"})),
+    Row("a selector FALSE for every message", "1 = 2"),
+    Row("int property = exact literal (numeric promotion)", "qty = 5", _m(qty=(5, "int"))),
+    Row("`JMSDeliveryMode` as the int 2", "JMSDeliveryMode = 2", _m({"JMSDeliveryMode": "PERSISTENT"})),
+    Row("`OR`", "a = 1 OR b = 2", _m(a=1)),
+    Row("`<>` on a missing property", "color <> 'red'"),
+    Row("AND/OR with UNKNOWN (Kleene?)", "NOT (missing > 1 OR FALSE)"),
+    Row("trailing text after a selector", "ShortMsgID=32,767", _m(ShortMsgID=(32, "short"))),
+    Row("Solace alias `sn` for SequenceNo", "sn = 5", _m({"SequenceNo": 5})),
+    # issue #14: Artemis, Qpid, RabbitMQ
+    Row("quoted identifier", '"a.test" = \'v\'', _m(**{"a.test": "v"})),
+    Row("chained predicates", "a = b = TRUE", _m(a=1, b=1)),
+    Row("Artemis header name `AMQPriority`", "AMQPriority = 3", _m({"JMSPriority": 3})),
+    Row("`!=`", "c != 'US'", _m(c="UK")),
+    Row("string literal in an ordering", "c > 'DE'", _m(c="UK")),
+    Row("an expression as the whole selector", "+n", _m(n=5)),
+    Row("dotted identifier", "p.q", _m(**{"p.q": True})),
+    Row("ordering two booleans", "t > f", _m(t=True, f=False)),
 )
 
 
