@@ -2,7 +2,8 @@
 
 - the corpus ``tests/conformance/seed-ibm.jsonl`` (every rule of DIALECTS.md §1–2, three-valued):
   the reference interpreter runs it in tests/conformance/test_conformance.py; here the native
-  Spark SQL (flat and struct layouts, ANSI on and off) and the vectorized evaluator (`match_batch`
+  Spark SQL (flat and struct layouts, and MAP<STRING, STRING> with the values as text; ANSI on and
+  off) and the vectorized evaluator (`match_batch`
   over Arrow structs, flat and struct) must give the checked-in verdict;
 - a generated differential per dialect (`gen.CaseGenerator`, which writes MQe's subset and IBM
   MQ's literals and zero ids): reference vs native SQL vs vectorized on the same rows;
@@ -156,3 +157,37 @@ def test_mqe_int_delivery_mode_and_bigint_priority(spark):
     # the literal types the header's type: TRUE on the persistent row, FALSE for a JMS string
     assert [r[0] for r in df.selectExpr(selector_to_sql("JMSDeliveryMode = 2", schema, dialect="mqe")).collect()][:2] \
         == [True, False]
+
+
+@pytest.mark.parametrize("dialect", DIALECTS)
+def test_corpus_in_the_map_layout(spark, dialect):
+    """MAP<STRING, STRING> properties: every corpus selector valid in the dialect on every corpus
+    message, its property values held as text, native SQL against `evaluate` (ANSI on and off)."""
+    from test_seed_ws_spark import _check, _frame
+
+    def text(v):  # a MAP<STRING, STRING> holds strings: each corpus value as its text
+        return None if v is None else ("true" if v else "false") if isinstance(v, bool) else str(v)
+
+    messages, kinds, seen = [], {}, set()
+    for case, _, _, _ in _corpus(dialect):
+        props = {k: text(v) for k, v in case["props"].items()}
+        key = json.dumps([case["headers"], props], sort_keys=True, default=str)
+        if key not in seen:
+            seen.add(key)
+            kinds.update(dict.fromkeys(props, "string"))
+            messages.append((case["headers"], props, dict.fromkeys(props, "string")))
+    selectors = []
+    for line in CORPUS.read_text(encoding="utf-8").splitlines():
+        try:
+            sel = jss.parse(json.loads(line)["selector"], dialect=dialect)
+            selector_to_sql(sel, _frame(spark, "map", messages[:1], kinds).schema, unknown_properties="null")
+        except jss.SelectorError:
+            continue  # invalid here (or not native: every ibmmq/mqe rule is, see above)
+        selectors.append(sel)
+    assert len(messages) >= 3 and len(selectors) >= 200, (len(messages), len(selectors))  # few messages, many selectors
+    df = _frame(spark, "map", messages, kinds)
+    bad, checked = _check(spark, df, messages, selectors, dialect)
+    assert checked == 2 * len(selectors) * len(messages)
+    assert not bad, f"{len(bad)}/{checked}:\n" + "\n".join(bad[:10])
+    print(f"\n{dialect} map: {len(selectors)} selectors x {len(messages)} messages, native SQL = reference"
+          f" under ANSI on and off ({checked} values)")
