@@ -30,8 +30,9 @@ whole-stage codegen; Spark then compiles it as an ordinary projection whose CASE
 split into small methods — what ``spark.sql.codegen.hugeMethodLimit=8000`` does, without
 changing the session's configuration.
 
-**Fallback subscriptions** (Arrow UDF): `tag_matches` sends to Python only the messages that pass
-the OR of their access predicates (when each has one).
+**Fallback subscriptions** (Arrow UDF): `tag_matches` has Python evaluate only the messages that
+pass the OR of their access predicates (when each has one); the others cross as NULLs, in the
+same scan.
 
 `explain_routing` shows the plan (groups, access names, estimated subscriptions evaluated per
 message).
@@ -364,10 +365,9 @@ def matching_names(native, fallback, schema, *, dialect, binding: "dict | None" 
 def tag_matches(messages, native, fallback, *, dialect, binding: "dict | None" = None, index: bool = True,
                 column: str = "__jms_matches"):
     """``messages`` plus ``column``: what `matching_names` computes, except that the fallback
-    (Arrow UDF) subscriptions see only the messages that pass one of their native access
-    predicates (`RoutingPlan.fallback_gate`): the others skip Python. Then the messages are read
-    twice (the rows that pass the gate and the rest: a union), so the source must be re-readable
-    with the same rows (a table, files; cache a non-deterministic source)."""
+    (Arrow UDF) subscriptions evaluate only the messages that pass one of their native access
+    predicates (`RoutingPlan.fallback_gate`): the others cross to Python as NULLs (a few bytes)
+    and are not evaluated. One scan of the messages."""
     from pyspark.sql import functions as F
 
     from .backends.udf import routing_udf, source_args
@@ -378,13 +378,13 @@ def tag_matches(messages, native, fallback, *, dialect, binding: "dict | None" =
     matches = F.expr(sql) if sql is not None else F.array().cast("array<string>")
     if not fallback:
         return messages.withColumn(column, F.sort_array(matches))
-    udf, cols = routing_udf([(s.name, s.selector) for s in fallback], dialect, messages.schema, b)
-    both = F.sort_array(F.concat(matches, udf(*source_args(cols))))
-    if plan.fallback_gate is None:
-        return messages.withColumn(column, both)
-    gate = F.expr(gate_sql(plan))
-    return (messages.where(gate).withColumn(column, both)
-            .union(messages.where(~F.coalesce(gate, F.lit(False))).withColumn(column, F.sort_array(matches))))
+    gated = plan.fallback_gate is not None
+    udf, cols = routing_udf([(s.name, s.selector) for s in fallback], dialect, messages.schema, b, gated=gated)
+    args = source_args(cols)
+    if gated:  # one scan: a row outside the gate crosses with NULLs only and is not evaluated
+        gate = F.coalesce(F.expr(gate_sql(plan)), F.lit(False))
+        args = [gate] + [F.when(gate, a) for a in args]
+    return messages.withColumn(column, F.sort_array(F.concat(matches, udf(*args))))
 
 
 # -- explain --------------------------------------------------------------------------------------
@@ -437,9 +437,9 @@ def format_plan(plan: RoutingPlan, *, invalid: Iterable = (), max_values: int = 
                  f"(estimate: values named by the subscriptions equally frequent)"
                  + (f"; + {len(plan.fallback)} in the UDF" if plan.fallback else ""))
     if plan.fallback:
-        lines.append("  fallback (Arrow UDF) sees only messages with " + " OR ".join(
+        lines.append("  fallback (Arrow UDF) evaluates only messages with " + " OR ".join(
             f"{sql} IN ({', '.join(map(repr, vals))})" for sql, vals in plan.fallback_gate) if plan.fallback_gate else
-                     "  fallback (Arrow UDF) sees every message (a fallback subscription has no access predicate)")
+                     "  fallback (Arrow UDF) evaluates every message (a fallback subscription has no access predicate)")
     if plan.index_dropped is not None:
         lines.append(f"  the indexed plan would need {plan.index_dropped} CASE expressions (> {GUARD_MAX_CASES}): "
                      "one flat CASE per subscription instead (measured faster once Spark splits the code)")

@@ -284,11 +284,14 @@ def selector_udf(selector: Selector, schema, binding: "Binding | None" = None):
     return jms_fallback, columns
 
 
-def routing_udf(named_selectors, dialect: "str | Dialect", schema, binding: "Binding | None" = None):
+def routing_udf(named_selectors, dialect: "str | Dialect", schema, binding: "Binding | None" = None, *,
+                gated: bool = False):
     """One Arrow UDF evaluating several (valid) selectors over the same rows: ``(udf, columns)``.
 
     Call ``udf(*source_args(columns))``; per row it returns the names of the selectors that
     are TRUE, in the given order. Only the columns the selectors read cross to Python, once.
+    ``gated``: call ``udf(gate, *args)``; rows whose boolean ``gate`` is not TRUE are not
+    evaluated (no selector can match them: the caller knows) and get no names.
     """
     from pyspark.sql.functions import arrow_udf
 
@@ -300,9 +303,15 @@ def routing_udf(named_selectors, dialect: "str | Dialect", schema, binding: "Bin
 
     @arrow_udf("array<string>")
     def jms_route(*arrays: pa.Array) -> pa.Array:
+        keep = None
+        if gated:
+            gate, arrays = _as_array(arrays[0]), arrays[1:]
+            keep = np.flatnonzero(pc.fill_null(gate, False).to_numpy(zero_copy_only=False))
         message = _message(arrays, columns)
         n = len(message)
-        hits = np.zeros((len(bounds), n), dtype=bool)
+        if keep is not None:
+            message = message.take(pa.array(keep, pa.int64()))
+        hits = np.zeros((len(bounds), len(message)), dtype=bool)
         cache: dict = {}
         for k, (_, compiled) in enumerate(bounds):
             if compiled.root is None:
@@ -310,6 +319,8 @@ def routing_udf(named_selectors, dialect: "str | Dialect", schema, binding: "Bin
             else:
                 hits[k] = _evaluate(compiled, message, cache).fill_null(False).to_numpy(zero_copy_only=False)
         rows, ks = np.nonzero(hits.T)
+        if keep is not None:
+            rows = keep[rows]  # back to the batch's row numbers (ascending, as nonzero gives them)
         offsets = np.zeros(n + 1, dtype=np.int32)
         np.cumsum(np.bincount(rows, minlength=n), out=offsets[1:])
         return pa.ListArray.from_arrays(pa.array(offsets), names.take(pa.array(ks, pa.int64())))
