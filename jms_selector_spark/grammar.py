@@ -95,6 +95,35 @@ class Grammar:
 
         return retype(left, right), retype(right, left)
 
+    # -- the predicates' bodies: the same in every variant, whose productions (docstrings) differ --
+    def _comparison(self, p):
+        self._allow(p[2], self._tok_span(p, 2))
+        left, right = self._header_typed(p[1], p[3])
+        p[0] = n.Comparison(COMPARE_OPS[p[2]], left, right, span=self._span(p, 1, 3))
+
+    def _between(self, p):
+        neg = len(p) == 7
+        self._allow("NOT BETWEEN" if neg else "BETWEEN", self._keywords(p, 2, 2 + neg))
+        p[0] = n.Between(p[1], p[3 + neg], p[5 + neg], negated=neg, span=self._span(p, 1, len(p) - 1))
+
+    def _like(self, p):
+        neg = len(p) == 6
+        self._allow("NOT LIKE" if neg else "LIKE", self._keywords(p, 2, 2 + neg))
+        pattern, pspan = p[3 + neg]
+        escape, espan = p[4 + neg]
+        span = p[1].span.cover(espan or pspan)
+        pattern, escape = self._broker_like(pattern, escape, pspan)
+        p[0] = n.Like(p[1], pattern, escape, negated=neg, span=span)
+
+    def _in(self, p):
+        neg = len(p) == 7
+        self._allow("NOT IN" if neg else "IN", self._keywords(p, 2, 2 + neg))
+        p[0] = n.InList(p[1], p[4 + neg], negated=neg, span=self._span(p, 1, len(p) - 1))
+
+    def _is_null(self, p):
+        self._allow("IS NOT NULL" if len(p) == 5 else "IS NULL", self._keywords(p, 2, len(p) - 1))
+        p[0] = n.IsNull(p[1], negated=len(p) == 5, span=self._span(p, 1, len(p) - 1))
+
     def _logical(self, cls, p):
         left, right = p[1], p[3]
         ops = (left.operands if type(left) is cls else (left,)) + (right,)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from . import nodes as n
 from .dialects import ARITY
 from .errors import SelectorSyntaxError
-from .grammar import COMPARE_OPS, Grammar
+from .grammar import Grammar
 from .source import Span
 from .types import JmsType
 
@@ -52,40 +52,27 @@ class SqlGrammar(Grammar):
                      | additive_expression GT additive_expression
                      | additive_expression LE additive_expression
                      | additive_expression GE additive_expression"""
-        self._allow(p[2], self._tok_span(p, 2))
-        left, right = self._header_typed(p[1], p[3])
-        p[0] = n.Comparison(COMPARE_OPS[p[2]], left, right, span=self._span(p, 1, 3))
+        self._comparison(p)
 
     def p_between(self, p):
         """predicate : additive_expression BETWEEN additive_expression AND additive_expression
                      | additive_expression NOT BETWEEN additive_expression AND additive_expression"""
-        neg = len(p) == 7
-        self._allow("NOT BETWEEN" if neg else "BETWEEN", self._keywords(p, 2, 2 + neg))
-        p[0] = n.Between(p[1], p[3 + neg], p[5 + neg], negated=neg, span=self._span(p, 1, len(p) - 1))
+        self._between(p)
 
     def p_like(self, p):
         """predicate : additive_expression LIKE pattern escape
                      | additive_expression NOT LIKE pattern escape"""
-        neg = len(p) == 6
-        self._allow("NOT LIKE" if neg else "LIKE", self._keywords(p, 2, 2 + neg))
-        pattern, pspan = p[3 + neg]
-        escape, espan = p[4 + neg]
-        span = p[1].span.cover(espan or pspan)
-        pattern, escape = self._broker_like(pattern, escape, pspan)
-        p[0] = n.Like(p[1], pattern, escape, negated=neg, span=span)
+        self._like(p)
 
     def p_in(self, p):
         """predicate : additive_expression IN LPAREN in_list RPAREN
                      | additive_expression NOT IN LPAREN in_list RPAREN"""
-        neg = len(p) == 7
-        self._allow("NOT IN" if neg else "IN", self._keywords(p, 2, 2 + neg))
-        p[0] = n.InList(p[1], p[4 + neg], negated=neg, span=self._span(p, 1, len(p) - 1))
+        self._in(p)
 
     def p_is_null(self, p):
         """predicate : additive_expression IS NULL
                      | additive_expression IS NOT NULL"""
-        self._allow("IS NOT NULL" if len(p) == 5 else "IS NULL", self._keywords(p, 2, len(p) - 1))
-        p[0] = n.IsNull(p[1], negated=len(p) == 5, span=self._span(p, 1, len(p) - 1))
+        self._is_null(p)
 
 
 class ActiveMQGrammar(Grammar):
@@ -111,49 +98,34 @@ class ActiveMQGrammar(Grammar):
     def p_equality(self, p):
         """equality_expression : equality_expression EQ comparison_expression
                                | equality_expression NE comparison_expression"""
-        self._allow(p[2], self._tok_span(p, 2))
-        left, right = self._header_typed(p[1], p[3])
-        p[0] = n.Comparison(COMPARE_OPS[p[2]], left, right, span=self._span(p, 1, 3))
+        self._comparison(p)
 
     def p_is_null(self, p):
         """equality_expression : equality_expression IS NULL
                                | equality_expression IS NOT NULL"""
-        self._allow("IS NOT NULL" if len(p) == 5 else "IS NULL", self._keywords(p, 2, len(p) - 1))
-        p[0] = n.IsNull(p[1], negated=len(p) == 5, span=self._span(p, 1, len(p) - 1))
+        self._is_null(p)
 
     def p_comparison(self, p):
         """comparison_expression : comparison_expression LT additive_expression
                                  | comparison_expression GT additive_expression
                                  | comparison_expression LE additive_expression
                                  | comparison_expression GE additive_expression"""
-        self._allow(p[2], self._tok_span(p, 2))
-        left, right = self._header_typed(p[1], p[3])
-        p[0] = n.Comparison(COMPARE_OPS[p[2]], left, right, span=self._span(p, 1, 3))
+        self._comparison(p)
 
     def p_between(self, p):
         """comparison_expression : comparison_expression BETWEEN additive_expression AND additive_expression
                                  | comparison_expression NOT BETWEEN additive_expression AND additive_expression"""
-        neg = len(p) == 7
-        self._allow("NOT BETWEEN" if neg else "BETWEEN", self._keywords(p, 2, 2 + neg))
-        p[0] = n.Between(p[1], p[3 + neg], p[5 + neg], negated=neg, span=self._span(p, 1, len(p) - 1))
+        self._between(p)
 
     def p_like(self, p):
         """comparison_expression : comparison_expression LIKE pattern escape
                                  | comparison_expression NOT LIKE pattern escape"""
-        neg = len(p) == 6
-        self._allow("NOT LIKE" if neg else "LIKE", self._keywords(p, 2, 2 + neg))
-        pattern, pspan = p[3 + neg]
-        escape, espan = p[4 + neg]
-        span = p[1].span.cover(espan or pspan)
-        pattern, escape = self._broker_like(pattern, escape, pspan)
-        p[0] = n.Like(p[1], pattern, escape, negated=neg, span=span)
+        self._like(p)
 
     def p_in(self, p):
         """comparison_expression : comparison_expression IN LPAREN in_list RPAREN
                                  | comparison_expression NOT IN LPAREN in_list RPAREN"""
-        neg = len(p) == 7
-        self._allow("NOT IN" if neg else "IN", self._keywords(p, 2, 2 + neg))
-        p[0] = n.InList(p[1], p[4 + neg], negated=neg, span=self._span(p, 1, len(p) - 1))
+        self._in(p)
 
     def p_not(self, p):
         "unary_expression : NOT unary_expression"
