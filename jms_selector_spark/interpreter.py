@@ -106,7 +106,7 @@ class ReferenceInterpreter(NodeVisitor):
 
 
 def evaluate(selector, headers: "Mapping | None" = None, properties: "Mapping | None" = None, *,
-             dialect: "str | Dialect" = "jms", types: "Mapping | None" = None) -> "bool | None":
+             dialect: "str | Dialect | None" = None, types: "Mapping | None" = None) -> "bool | None":
     """Evaluate a selector against one message: TRUE, FALSE or UNKNOWN (None).
 
     Parameters
@@ -119,7 +119,9 @@ def evaluate(selector, headers: "Mapping | None" = None, properties: "Mapping | 
     properties : dict, optional
         Application properties. A Python int is a long, a float a double, unless ``types`` says
         otherwise; a missing or None property is NULL.
-    dialect : str or Dialect, default "jms"
+    dialect : str or Dialect, optional
+        The dialect of a selector given as text (default ``"jms"``); a `Selector` keeps its own
+        (a different ``dialect`` raises ``ValueError``).
     types : dict, optional
         JMS types of properties: ``{"qty": "int", "ratio": "float", "flag": "byte"}``.
 

@@ -46,13 +46,13 @@ from dataclasses import dataclass, field
 
 from . import nodes as n
 from .binder import Binding, bind
-from .dialects import Dialect, get_dialect
+from .dialects import Dialect
 from .lexer import CONVERT_PREFIX, double_minus_positions
 from .lint_ibm import IBM_CHECKS
 from .lint_wso2_solace import CHECKS as _TARGET_CHECKS
 from .lowering import Order, rules_for
 from .parser import MAX_LENGTH
-from .selector import Selector, parse
+from .selector import Selector, as_selector
 from .source import Located, Span, render_caret
 from .types import JmsType
 
@@ -350,13 +350,15 @@ def _binding(binding: dict) -> "tuple[Binding, dict]":
     return Binding.of(**binding), property_types
 
 
-def lint(selector, dialect: "str | Dialect" = "jms", schema=None, **binding) -> "list[LintWarning]":
+def lint(selector, dialect: "str | Dialect | None" = None, schema=None, **binding) -> "list[LintWarning]":
     """Warnings about what is legal in ``selector`` but probably not meant.
 
     Parameters
     ----------
     selector : str or Selector
-    dialect : str or Dialect, default "jms"
+    dialect : str or Dialect, optional
+        The dialect of a selector given as text (default ``"jms"``); a `Selector` keeps its own
+        (a different ``dialect`` raises ``ValueError``).
     schema : Spark StructType or dict, optional
         The table the selector will run on (``df.schema``, or ``{column: jms type}`` for a flat
         table). With it, names are bound as `jms_filter` binds them and the schema checks run
@@ -382,7 +384,7 @@ def lint(selector, dialect: "str | Dialect" = "jms", schema=None, **binding) -> 
     >>> lint("JMSType = 'car'")
     []
     """
-    sel = selector if isinstance(selector, Selector) else parse(selector, dialect=get_dialect(dialect))
+    sel = as_selector(selector, dialect)
     if sel.root is None:
         return []
     ctx = _Context(sel, schema, parents=_parents(sel.root))

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .dialects import Dialect, get_dialect
-from .errors import SelectorError, UnsupportedSelectorError
+from .errors import SelectorError
 from .subscriptions import check_subscriptions, normalize_subscriptions, resolve_rules, subscription_key
 
 __all__ = ["SubscriptionChange", "MigrationReport", "migration_report", "format_report"]
@@ -112,18 +112,13 @@ def format_report(report: MigrationReport) -> str:
 
 def _side(subs: list, d: Dialect, schema, binding: dict):
     """(native [(sub, SQL)], fallback [sub], {key: error}) of one dialect, as `route` splits them."""
-    from .backends.spark_sql import selector_to_sql
+    from .binder import Binding
+    from .hybrid import plan_subscriptions
 
     rules = resolve_rules(None, d)
     ok, errors = check_subscriptions(subs, "topic", rules)
-    native, fallback = [], []
-    for s in ok:
-        try:
-            native.append((s, selector_to_sql(s.selector or "", schema, dialect=d, **binding)))
-        except UnsupportedSelectorError:
-            fallback.append(s)
-        except SelectorError as exc:
-            errors[s.name] = f"{type(exc).__name__}: {exc}"
+    native, fallback, refused = plan_subscriptions(ok, schema, d, Binding.of(**binding))  # the one planner
+    errors.update((s.name, e) for s, e in refused)
     return native, fallback, errors
 
 

@@ -392,23 +392,22 @@ def tag_matches(messages, native, fallback, *, dialect, binding: "dict | None" =
 def explain_routing(schema, subscriptions, *, dialect="jms", index: bool = True, **binding) -> str:
     """The routing plan of ``subscriptions`` over a table of ``schema`` (a DataFrame's ``schema``,
     or the DataFrame), as text: groups, access names, subscriptions evaluated per message."""
-    from .backends.spark_sql import selector_to_sql
     from .dialects import get_dialect
-    from .errors import SelectorError, UnsupportedSelectorError
+    from .hybrid import plan_filter, plan_subscriptions
+    from .printer import to_text
     from .subscriptions import normalize_subscriptions
 
     schema = getattr(schema, "schema", schema)
     d = get_dialect(dialect)
-    native, fallback, invalid = [], [], []
-    for s in normalize_subscriptions(subscriptions):
-        try:
-            native.append((s, selector_to_sql(s.selector or "", schema, dialect=d, **binding)))
-        except UnsupportedSelectorError:
-            fallback.append(s)
-        except SelectorError:
-            invalid.append(s.name)
-    plan = plan_routing(native, fallback, schema, d, Binding.of(**binding), index=index)
-    return format_plan(plan, invalid=invalid)
+    b = Binding.of(**binding)
+    native, fallback, errors = plan_subscriptions(normalize_subscriptions(subscriptions), schema, d, b)
+    plan = plan_routing(native, fallback, schema, d, b, index=index)
+    text = format_plan(plan, invalid=[s.name for s, _ in errors])
+    for s in fallback:  # the planner's decision, as explain_filter shows it: the pieces with no native form
+        pieces = [leaf.node for leaf in plan_filter(parse(s.selector or "", dialect=d), schema, b).leaves()
+                  if leaf.kind == "fallback"]
+        text += f"\n  fallback {s.name}: no native form for " + "; ".join(to_text(p, d) for p in pieces)
+    return text
 
 
 def format_plan(plan: RoutingPlan, *, invalid: Iterable = (), max_values: int = 8) -> str:

@@ -84,7 +84,6 @@ import logging
 from typing import Iterable
 
 from .dialects import Dialect, get_dialect
-from .errors import SelectorError, UnsupportedSelectorError
 from .rebind import consumed_sql, expand_versions
 from .subscriptions import (OUTCOMES, ROUTING_RULES, RoutingRules, Subscription, check_mode, check_subscriptions,
                             normalize_subscriptions, resolve_rules, routing_rules, subscription_errors,
@@ -274,8 +273,9 @@ def route(messages, subscriptions, *, mode: str = "topic", dialect: "str | Diale
     from pyspark.sql import functions as F
     from pyspark.sql import Window
 
-    from .backends.spark_sql import selector_to_sql
     from .backends.sql_render import sql_string
+    from .binder import Binding
+    from .hybrid import plan_subscriptions
     from .route_plan import tag_matches
 
     check_mode(mode)
@@ -283,19 +283,12 @@ def route(messages, subscriptions, *, mode: str = "topic", dialect: "str | Diale
     rules = resolve_rules(routing, d)
     subs, errors = check_subscriptions(normalize_subscriptions(subscriptions), mode, rules)
     schema = messages.schema
-    native, fallback = [], []
-    for s in subs:
-        try:
-            fragment = selector_to_sql(s.selector or "", schema, dialect=d, **binding)
-            native.append((s, fragment))
-        except UnsupportedSelectorError:
-            fallback.append(s)
-        except SelectorError as exc:
-            errors[s.name] = f"{type(exc).__name__}: {exc}"
+    native, fallback, refused = plan_subscriptions(subs, schema, d, Binding.of(**binding))  # the one planner
+    errors.update((s.name, e) for s, e in refused)
     original = None
     if _has_collisions(messages):  # columns Spark cannot tell apart by name (a join; case-only twins)
         messages, original, refused = _hide_collisions(messages, [s for s, _ in native] + fallback, d, binding)
-        errors.update(refused)
+        errors.update((s.name, e) for s, e in refused)
         native = [(s, f) for s, f in native if s.name not in refused]
         fallback = [s for s in fallback if s.name not in refused]
         schema = messages.schema
@@ -379,19 +372,15 @@ def route(messages, subscriptions, *, mode: str = "topic", dialect: "str | Diale
 def _refused_by_route(routed, subs: list, d: Dialect, binding: dict) -> dict:
     """{name: error} for the subscriptions `route` refuses on these messages beyond `subscription_errors`:
     a selector that does not bind to their schema, one reading columns Spark cannot tell apart (#17)."""
-    from .backends.spark_sql import selector_to_sql
+    from .binder import Binding
+    from .hybrid import plan_subscriptions
 
     cols = routed.columns[:-2]  # the message columns, as `route` gave them back
     messages = routed.toDF(*cols, "__jms_s", "__jms_o").drop("__jms_s", "__jms_o")
-    refused, ok = {}, []
-    for s in subs:
-        try:
-            selector_to_sql(s.selector or "", messages.schema, dialect=d, **binding)
-            ok.append(s)
-        except UnsupportedSelectorError:
-            ok.append(s)
-        except SelectorError as exc:
-            refused[s.name] = f"{type(exc).__name__}: {exc}"
+    native, fallback, bad = plan_subscriptions(subs, messages.schema, d, Binding.of(**binding))
+    refused = {s.name: e for s, e in bad}
+    planned = {id(s) for s, _ in native} | {id(s) for s in fallback}
+    ok = [s for s in subs if id(s) in planned]  # in their order (`_hide_collisions` keeps the first reader)
     if _has_collisions(messages):
         refused.update(_hide_collisions(messages, ok, d, binding)[2])
     return refused

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from .dialects import get_dialect
 from .errors import SelectorError
 from .interpreter import ReferenceInterpreter, message_resolver
-from .selector import parse
+from .selector import as_selector, parse
 from .types import JmsType
 
 __all__ = ["TypedMessage", "answer", "format_value", "word"]
@@ -40,7 +40,7 @@ class TypedMessage:
 
     def evaluate(self, selector, dialect) -> "bool | None":
         """The selector's answer on this message (``selector`` parsed, or text parsed with ``dialect``)."""
-        sel = selector if not isinstance(selector, str) else parse(selector, dialect=dialect)
+        sel = as_selector(selector, dialect)
         if sel.root is None:
             return True
         d = sel.dialect
