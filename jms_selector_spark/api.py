@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import logging
 
-from .binder import Binding, bind, check_options, unknown_property_refs, warn_unknown_properties
+from .binder import Binding, bind, check_options, to_schema, unknown_property_refs, warn_unknown_properties
 from .dialects import Dialect
 from .selector import Selector, as_selector
 
@@ -41,11 +41,10 @@ def selector_to_column(selector, schema, *, dialect: "str | Dialect | None" = No
     sel = as_selector(selector, dialect)
     if schema is None:  # flat columns guessed from use (selector_to_sql warns which)
         return F.expr(selector_to_sql(sel, None, **binding))
-    b = Binding.of(**binding)
+    schema, b = to_schema(schema), Binding.of(**binding)
     check_options(schema, b)
     bound = bind(sel, schema, b)
-    if hasattr(schema, "fields"):
-        refuse_ambiguous([f.name for f in schema.fields], bound, SparkSession.getActiveSession())
+    refuse_ambiguous([f.name for f in schema.fields], bound, SparkSession.getActiveSession())
     warn_unknown_properties(bound)
     plan = decide(bound)
     if plan.is_native:
@@ -118,7 +117,7 @@ def jms_filter(df, selector, *, dialect: "str | Dialect | None" = None, **bindin
     bound = bind(sel, df.schema, b)
     warn_unknown_properties(bound)
     target, original = _unambiguous(df, bound)
-    column, plan = hybrid_filter(sel, target.schema, b)
+    column, plan = hybrid_filter(sel, to_schema(target.schema), b)
     if not plan.is_native:
         log.info("jms_filter: %d of %d pieces need the vectorized fallback",
                  sum(1 for p in plan.leaves() if p.kind == "fallback"), len(plan.leaves()))
@@ -209,7 +208,7 @@ def explain_filter(selector, schema, *, dialect: "str | Dialect | None" = None, 
     from .hybrid import describe, plan_filter
 
     sel = as_selector(selector, dialect)
-    b = Binding.of(**binding)
+    schema, b = to_schema(schema), Binding.of(**binding)
     check_options(schema, b)
     text = describe(plan_filter(sel, schema, b), sel)
     if sel.root is not None and b.unknown_properties == "warn":

@@ -45,7 +45,7 @@ import inspect
 from dataclasses import dataclass, field
 
 from . import nodes as n
-from .binder import Binding, bind
+from .binder import Binding, bind, to_schema
 from .dialects import Dialect
 from .lexer import CONVERT_PREFIX, double_minus_positions
 from .lint_ibm import IBM_CHECKS
@@ -238,7 +238,7 @@ def _check_missing(ctx: _Context):
     props = ctx.fields.get(ctx.bound.binding.properties)
     layout_names = list(ctx.fields)
     where = "the table has no such column"
-    if props is not None and hasattr(props, "typeName") and props.typeName() == "struct":
+    if props is not None and props.typeName() == "struct":
         layout_names = [f.name for f in props.fields]
         where = f"the struct column {ctx.bound.binding.properties!r} has no such field"
     for name, ref in ctx.bound.refs.items():
@@ -325,7 +325,7 @@ def _first_span(selector: Selector, name: str) -> Span:
 def _data_type(ctx: _Context, path: tuple):
     dt = ctx.fields.get(path[0]) if path else None
     for part in path[1:]:
-        if dt is None or not hasattr(dt, "fields"):
+        if dt is None:
             return None
         dt = {f.name: f.dataType for f in dt.fields}.get(part)
     return dt
@@ -389,10 +389,10 @@ def lint(selector, dialect: "str | Dialect | None" = None, schema=None, **bindin
         return []
     ctx = _Context(sel, schema, parents=_parents(sel.root))
     if schema is not None:
+        schema = to_schema(schema)
         b, ctx.property_types = _binding(binding)
         ctx.bound = bind(sel, schema, b)
-        ctx.fields = (dict(schema) if isinstance(schema, dict)
-                      else {f.name: f.dataType for f in schema.fields})
+        ctx.fields = schema.field_types()
     out = []
     for check in CHECKS:
         out.extend(check(ctx))

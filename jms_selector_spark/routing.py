@@ -274,7 +274,7 @@ def route(messages, subscriptions, *, mode: str = "topic", dialect: "str | Diale
     from pyspark.sql import Window
 
     from .backends.sql_render import sql_string
-    from .binder import Binding
+    from .binder import Binding, to_schema
     from .hybrid import plan_subscriptions
     from .route_plan import tag_matches
 
@@ -283,7 +283,7 @@ def route(messages, subscriptions, *, mode: str = "topic", dialect: "str | Diale
     rules = resolve_rules(routing, d)
     subs, errors = check_subscriptions(normalize_subscriptions(subscriptions), mode, rules)
     schema = messages.schema
-    native, fallback, refused = plan_subscriptions(subs, schema, d, Binding.of(**binding))  # the one planner
+    native, fallback, refused = plan_subscriptions(subs, to_schema(schema), d, Binding.of(**binding))  # the one planner
     errors.update((s.name, e) for s, e in refused)
     original = None
     if _has_collisions(messages):  # columns Spark cannot tell apart by name (a join; case-only twins)

@@ -28,7 +28,8 @@ from ..binder import Binding, bind
 from ..dialects import Dialect, get_dialect
 from ..errors import SelectorError
 from ..selector import Selector, parse
-from .arrow_columns import extract_columns, slice_rows, spark_like_schema
+from ..schema import to_schema
+from .arrow_columns import extract_columns, slice_rows
 from .sql_render import sql_identifier
 
 __all__ = ["match_batch", "error_batch", "match_udf", "selector_error_udf", "selector_udf", "routing_udf",
@@ -69,7 +70,7 @@ class _Compiled:
 def _compile(text: str, dialect: Dialect, struct_type: pa.DataType, binding: Binding):
     """A `_Compiled` selector for one selector text and message type, or the SelectorError it raises."""
     try:
-        return _Compiled(bind(parse(text, dialect=dialect), spark_like_schema(struct_type), binding))
+        return _Compiled(bind(parse(text, dialect=dialect), to_schema(struct_type), binding))
     except SelectorError as exc:
         return exc
 
