@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 
 from . import nodes as n
 from ._version import __version__
-from .dialects import DIALECTS, Dialect, get_dialect
+from .dialects import DIALECTS, JMS, Dialect, get_dialect
 from .errors import SelectorError, UnsupportedSelectorError
 from .printer import quote_string, to_text
 from .selector import Selector, parse
@@ -133,7 +133,7 @@ def _tree_children(node: n.Node) -> tuple:
     return n.children(node)
 
 
-def render_tree(root: "n.Node | None", dialect: "str | Dialect" = "jms", *, ascii_only: bool = False) -> list[str]:
+def render_tree(root: "n.Node | None", dialect: Dialect = JMS, *, ascii_only: bool = False) -> list[str]:
     """The AST as an indented tree, one node a line: class name, then operator or value.
 
     Iterative, so the deepest tree `parse` accepts renders without recursion.
@@ -142,7 +142,7 @@ def render_tree(root: "n.Node | None", dialect: "str | Dialect" = "jms", *, asci
     ----------
     root : Node or None
         The tree (`Selector.root`); None is the empty selector.
-    dialect : str or Dialect, default "jms"
+    dialect : Dialect, default JMS
         Decides which names are headers and how literals print.
     ascii_only : bool, default False
         Draw the branches with ``|``, ``+--`` and ``\\--`` instead of box-drawing characters.
@@ -161,7 +161,6 @@ def render_tree(root: "n.Node | None", dialect: "str | Dialect" = "jms", *, asci
     └── IsNull IS NULL
         └── Identifier b (property)
     """
-    d = get_dialect(dialect)
     if root is None:
         return ["(empty selector: every message matches)"]
     tee, last, bar = ("+-- ", "\\-- ", "|   ") if ascii_only else ("├── ", "└── ", "│   ")
@@ -173,10 +172,10 @@ def render_tree(root: "n.Node | None", dialect: "str | Dialect" = "jms", *, asci
         if label is None:
             raise UnsupportedSelectorError(f"cannot render {type(node).__name__}", "", getattr(node, "span", None))
         if is_last is None:
-            lines.append(label(node, d))
+            lines.append(label(node, dialect))
             child_indent = ""
         else:
-            lines.append(indent + (last if is_last else tee) + label(node, d))
+            lines.append(indent + (last if is_last else tee) + label(node, dialect))
             child_indent = indent + ("    " if is_last else bar)
         kids = _tree_children(node)
         for i in range(len(kids) - 1, -1, -1):
@@ -486,6 +485,9 @@ def main(argv: "list[str] | None" = None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as e:  # --help, --version (0) and usage errors (2)
         return e.code if isinstance(e.code, int) else EXIT_USAGE
+    for attr in ("dialect", "from_dialect", "to_dialect"):  # str -> Dialect, once for every command
+        if isinstance(getattr(args, attr, None), str):
+            setattr(args, attr, get_dialect(getattr(args, attr)))
     try:
         return args.run(args)
     except InputError as e:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from .dialects import get_dialect
 from .errors import SelectorError
 from .interpreter import ReferenceInterpreter, message_resolver
 from .selector import as_selector, parse
@@ -89,7 +88,7 @@ def format_value(v) -> str:
 def answer(selector: str, dialect, message: "TypedMessage | None" = None) -> str:
     """``"TRUE"``, ``"FALSE"``, ``"UNKNOWN"`` or ``"invalid"``: the selector in ``dialect`` on ``message``."""
     try:
-        sel = parse(selector, dialect=get_dialect(dialect))
+        sel = parse(selector, dialect=dialect)
     except SelectorError:
         return "invalid"
     return word((message or TypedMessage()).evaluate(sel, None))
