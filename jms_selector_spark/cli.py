@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import warnings
 from dataclasses import dataclass, field
 
 from . import nodes as n
@@ -216,35 +215,36 @@ def _section_tree(ex: _Explanation) -> list[str]:
                                                            ascii_only=ex.ascii_only)]
 
 
-_ASSUMED = "assumes flat columns of types "
-
-
 def _section_sql(ex: _Explanation) -> list[str]:
-    from .api import selector_to_sql  # no pyspark: the fragment is built as a string
+    """The fragment `selector_to_sql` produces, or why there is none: the planner's decision for
+    the whole selector (`hybrid.decide`, as `route` takes it); no pyspark."""
+    from .backends.spark_sql import infer_flat_schema
+    from .binder import Binding, bind, check_options, warn_unknown_properties
+    from .hybrid import decide
 
-    lines = []
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        try:
-            ex.sql = selector_to_sql(ex.selector, ex.schema, dialect=ex.selector.dialect, **ex.binding)
-        except UnsupportedSelectorError as e:
-            ex.sql = None
-            ex.notes.append(e)
+    b = Binding.of(**ex.binding)
     if ex.schema is not None:
-        lines.append("schema (--schema): " + schema_text(ex.schema))
+        check_options(ex.schema, b)
+        schema = ex.schema
     else:
-        assumed = [str(w.message) for w in caught]
-        shown = [m.split(_ASSUMED, 1)[1] if _ASSUMED in m else m for m in assumed]
-        if shown:
-            lines.append("schema (assumed, no --schema given): " + "; ".join(shown))
-        else:
-            lines.append("schema (no --schema given): no column is read")
+        schema = infer_flat_schema(ex.selector) if ex.selector.root is not None else {}
+    bound = bind(ex.selector, schema, b)
+    warn_unknown_properties(bound)
+    plan = decide(bound)
+    ex.sql = plan.sql
+    if plan.reason is not None:
+        ex.notes.append(plan.reason)
+    if ex.schema is not None:
+        lines = ["schema (--schema): " + schema_text(ex.schema)]
+    elif ex.selector.root is not None:
+        lines = ["schema (assumed, no --schema given): " + ", ".join(f"{k}: {v}" for k, v in schema.items())]
+    else:
+        lines = ["schema (no --schema given): no column is read"]
     lines.append("spark sql:")
     if ex.sql is not None:
         lines.append("  " + ex.sql)
     else:
-        err = ex.notes[-1]
-        lines.append(f"  (none: {err.message})")
+        lines.append(f"  (none: {plan.reason.message})")
     return lines
 
 

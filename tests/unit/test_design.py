@@ -7,6 +7,9 @@
   along their seams, issue #12; the exception list is empty and must stay so).
 - One-way pipeline: the front end imports neither the evaluation code nor any back end or Spark
   integration, and the lowering imports no back end.
+- One planner: only `hybrid.py` turns "no exact native form" (`UnsupportedSelectorError`) into
+  "run it in the vectorized fallback"; `jms_filter`, `route`, the explains, `migration_report`
+  and the CLI all ask it (an ``except`` that re-raises is not a decision).
 
 The scan is the one the reviewers run (`attribute reads of Dialect fields`, by AST).
 """
@@ -145,3 +148,29 @@ def test_the_import_scan_sees_imports():
     # Guard against a vacuous layering test: the scan does find the parser's real imports.
     assert {"lexer", "nodes", "dialects"} <= _imports(PACKAGE / "parser.py", "parser.py")
     assert "backends.spark_sql" in _imports(PACKAGE / "hybrid.py", "hybrid.py")
+
+
+#: The one module that decides native vs fallback (issue #12), by file name (the package layout may move it).
+PLANNER = "hybrid.py"
+_NO_NATIVE_FORM = {"UnsupportedSelectorError", "SelectorTooComplexError"}
+
+
+def _deciding_handlers() -> dict:
+    """{module: [line]} of the ``except`` clauses catching "no native form" without re-raising."""
+    out = {}
+    for rel, path in _modules():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.ExceptHandler) or node.type is None:
+                continue
+            types = node.type.elts if isinstance(node.type, ast.Tuple) else [node.type]
+            names = {t.attr if isinstance(t, ast.Attribute) else getattr(t, "id", None) for t in types}
+            if names & _NO_NATIVE_FORM and not any(isinstance(x, ast.Raise) for x in ast.walk(node)):
+                out.setdefault(rel, []).append(node.lineno)
+    return out
+
+
+def test_one_planner_decides_native_or_fallback():
+    found = _deciding_handlers()
+    assert {rel.rsplit("/", 1)[-1] for rel in found} == {PLANNER}, (
+        f"only {PLANNER} may catch UnsupportedSelectorError to choose the fallback; ask hybrid.decide / "
+        f"plan_filter / plan_subscriptions instead: {found}")
