@@ -13,6 +13,7 @@ with a lazy import.
 """
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass
 from typing import Mapping
 
@@ -70,6 +71,9 @@ class Schema:
         return {f.name: f.dataType for f in self.fields}
 
 
+#: The atomic types, made once (frozen, so shared; keyed by Spark type name, or by ``("jms", JMS
+#: type name or JmsType)`` for a dict schema): a schema is normalised on every `bind` not given a `Schema`.
+_ATOMIC: dict = {}
 #: The Spark type name a JMS type name stands for in a ``{column: JMS type}`` schema.
 _JMS_TO_SPARK = {JmsType.INT: "integer"}
 
@@ -91,20 +95,43 @@ def to_schema(schema) -> Schema:
         return Schema(tuple(Field(k, _named(v)) for k, v in schema.items()))
     if type(schema).__module__.split(".")[0] == "pyarrow":
         return _from_arrow(schema)
-    if hasattr(schema, "fields") and all(hasattr(f, "dataType") for f in schema.fields):
-        return Schema(tuple(Field(f.name, _from_spark(f.dataType)) for f in schema.fields))
+    if hasattr(schema, "fields"):  # a Spark StructType (or anything shaped like one)
+        return _from_struct_type(schema)
     raise TypeError("a schema is a Spark StructType, a {column: JMS type} dict or an Arrow schema, "
                     f"not {type(schema).__name__}")
 
 
+#: Recently normalised Spark schemas: ``id → (schema, its top-level fields, Schema)``. The entry
+#: points bind many selectors to one ``df.schema`` (pyspark keeps one StructType per DataFrame);
+#: converting a 50-column schema costs more than binding a selector to it. The schema object is
+#: held, so its id is not reused; a schema whose top-level fields changed since (``add``) is
+#: converted again.
+_RECENT: dict = {}
+_RECENT_MAX = 32
+
+
+def _from_struct_type(schema) -> Schema:
+    fields = tuple(schema.fields)
+    hit = _RECENT.get(id(schema))
+    if hit is not None and hit[0] is schema and len(hit[1]) == len(fields) and all(map(operator.is_, hit[1], fields)):
+        return hit[2]
+    out = Schema(tuple(Field(f.name, _from_spark(f.dataType)) for f in fields))
+    if len(_RECENT) >= _RECENT_MAX:
+        _RECENT.pop(next(iter(_RECENT)))
+    _RECENT[id(schema)] = (schema, fields, out)
+    return out
+
+
 def _named(name) -> DataType:
-    t = name if isinstance(name, JmsType) else JmsType.parse(str(name))
-    return DataType(_JMS_TO_SPARK.get(t, t.value), jms=t)
+    key = ("jms", name if isinstance(name, JmsType) else str(name))
+    known = _ATOMIC.get(key)
+    if known is None:
+        t = name if isinstance(name, JmsType) else JmsType.parse(key[1])
+        known = _ATOMIC[key] = DataType(_JMS_TO_SPARK.get(t, t.value), jms=t)
+    return known
 
 
 def _from_spark(t) -> DataType:
-    if isinstance(t, DataType):
-        return t
     name = t.typeName() if hasattr(t, "typeName") else str(t)
     if name == "struct":
         return DataType(name, tuple(Field(f.name, _from_spark(f.dataType)) for f in t.fields))
@@ -112,7 +139,12 @@ def _from_spark(t) -> DataType:
         return DataType(name, keyType=_from_spark(t.keyType), valueType=_from_spark(t.valueType))
     if name == "decimal":
         return DataType(name, precision=t.precision, scale=t.scale)
-    return DataType(name)
+    if isinstance(t, DataType):
+        return t
+    atomic = _ATOMIC.get(name)
+    if atomic is None:
+        atomic = _ATOMIC[name] = DataType(name)
+    return atomic
 
 
 def is_arrow_variant(t) -> bool:

@@ -170,3 +170,12 @@ def test_to_schema_of_a_flat_dict_keeps_the_jms_types():
 def test_to_schema_refuses_other_forms(bad):
     with pytest.raises(TypeError, match="a schema is a Spark StructType"):
         to_schema(bad)
+
+
+def test_a_spark_schema_changed_in_place_is_read_again():
+    schema = st.StructType([st.StructField("a", st.LongType())])
+    first = to_schema(schema)
+    assert to_schema(schema) is first  # one conversion per df.schema, however many binds
+    schema.add("b", st.StringType())  # pyspark's StructType.add mutates the schema
+    assert [f.name for f in to_schema(schema).fields] == ["a", "b"]
+    assert bind(jss.parse("b = 'x'"), schema, Binding()).refs["b"].type is JmsType.STRING
