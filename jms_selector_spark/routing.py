@@ -288,7 +288,7 @@ def route(messages, subscriptions, *, mode: str = "topic", dialect: "str | Diale
     original = None
     if _has_collisions(messages):  # columns Spark cannot tell apart by name (a join; case-only twins)
         messages, original, refused = _hide_collisions(messages, [s for s, _ in native] + fallback, d, binding)
-        errors.update((s.name, e) for s, e in refused)
+        errors.update(refused)
         native = [(s, f) for s, f in native if s.name not in refused]
         fallback = [s for s in fallback if s.name not in refused]
         schema = messages.schema
