@@ -13,7 +13,6 @@ with a lazy import.
 """
 from __future__ import annotations
 
-import operator
 from dataclasses import dataclass
 from typing import Mapping
 
@@ -82,8 +81,8 @@ def to_schema(schema) -> Schema:
     """The `Schema` of a Spark ``StructType``, a ``{column: JMS type name or JmsType}`` mapping, an
     Arrow ``pa.Schema`` / ``pa.StructType``, or a `Schema` (returned as it is).
 
-    >>> to_schema({"qty": "int"}).fields[0]
-    Field(name='qty', dataType=DataType(name='integer', fields=(), keyType=None, valueType=None, precision=None, scale=None, jms=<JmsType.INT: 'int'>))
+    >>> [(f.name, f.dataType.typeName()) for f in to_schema({"qty": "int", "name": "string"}).fields]
+    [('qty', 'integer'), ('name', 'string')]
     >>> to_schema([1])
     Traceback (most recent call last):
       ...
@@ -101,7 +100,7 @@ def to_schema(schema) -> Schema:
                     f"not {type(schema).__name__}")
 
 
-#: Recently normalised Spark schemas: ``id → (schema, its top-level fields, Schema)``. The entry
+#: Recently normalised Spark schemas: ``id → (schema, its top-level fields, their ids, Schema)``. The entry
 #: points bind many selectors to one ``df.schema`` (pyspark keeps one StructType per DataFrame);
 #: converting a 50-column schema costs more than binding a selector to it. The schema object is
 #: held, so its id is not reused; a schema whose top-level fields changed since (``add``) is
@@ -112,13 +111,14 @@ _RECENT_MAX = 32
 
 def _from_struct_type(schema) -> Schema:
     fields = tuple(schema.fields)
+    ids = tuple(map(id, fields))  # the cached entry holds its fields: their ids are not reused
     hit = _RECENT.get(id(schema))
-    if hit is not None and hit[0] is schema and len(hit[1]) == len(fields) and all(map(operator.is_, hit[1], fields)):
-        return hit[2]
+    if hit is not None and hit[0] is schema and hit[2] == ids:
+        return hit[3]
     out = Schema(tuple(Field(f.name, _from_spark(f.dataType)) for f in fields))
     if len(_RECENT) >= _RECENT_MAX:
-        _RECENT.pop(next(iter(_RECENT)))
-    _RECENT[id(schema)] = (schema, fields, out)
+        _RECENT.clear()  # atomic, unlike evicting one (driver threads may bind at once)
+    _RECENT[id(schema)] = (schema, fields, ids, out)
     return out
 
 
@@ -184,7 +184,8 @@ def _arrow_type(t) -> DataType:
     if is_arrow_variant(t):
         return DataType("variant")
     if pa.types.is_struct(t):
-        return DataType("struct", tuple(Field(t.field(i).name, _arrow_type(t.field(i).type)) for i in range(t.num_fields)))
+        return DataType("struct", tuple(Field(t.field(i).name, _arrow_type(t.field(i).type))
+                                        for i in range(t.num_fields)))
     if pa.types.is_map(t):
         return DataType("map", keyType=_arrow_type(t.key_type), valueType=_arrow_type(t.item_type))
     return DataType(str(t))

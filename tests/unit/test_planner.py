@@ -93,7 +93,8 @@ ENTRY_POINTS = {
     "lint": lambda sel, **kw: jss.lint(sel, schema=SCHEMA, **kw),
     "selector_columns": lambda sel, **kw: selector_columns(sel, SCHEMA, **kw),
     "selector_columns (list)": lambda sel, **kw: selector_columns([sel], SCHEMA, **kw),
-    "TypedMessage.evaluate": lambda sel, **kw: TypedMessage.of(properties={"weight": 5}).evaluate(sel, kw.get("dialect")),
+    "TypedMessage.evaluate": lambda sel, **kw: TypedMessage.of(properties={"weight": 5}).evaluate(
+        sel, kw.get("dialect")),
     # these raise before they touch Spark: no session needed
     "jms_filter": lambda sel, **kw: jss.jms_filter(None, sel, **kw),
     "selector_to_column": lambda sel, **kw: jss.selector_to_column(sel, None, **kw),
