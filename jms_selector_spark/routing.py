@@ -283,7 +283,8 @@ def route(messages, subscriptions, *, mode: str = "topic", dialect: "str | Diale
     rules = resolve_rules(routing, d)
     subs, errors = check_subscriptions(normalize_subscriptions(subscriptions), mode, rules)
     schema = messages.schema
-    native, fallback, refused = plan_subscriptions(subs, to_schema(schema), d, Binding.of(**binding))  # the one planner
+    # the one planner (`hybrid`), as jms_filter's: each subscription native, fallback, or refused
+    native, fallback, refused = plan_subscriptions(subs, to_schema(schema), d, Binding.of(**binding))
     errors.update((s.name, e) for s, e in refused)
     original = None
     if _has_collisions(messages):  # columns Spark cannot tell apart by name (a join; case-only twins)
