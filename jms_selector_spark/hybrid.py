@@ -24,15 +24,29 @@ in the fallback: `decide` is the one place that turns "the SQL back end has no e
 it decides for the selector as a whole, which is what `plan_subscriptions` does for `route`,
 `route_report`, `explain_routing` and `migration_report`.
 
-Why route does not split a subscription: its fallback subscriptions are evaluated by ONE Arrow
-UDF for all of them, in the same scan as the native CASEs, and only on the messages that pass
-the OR of their access predicates (`route_plan.tag_matches`); the UDF evaluates a whole
-selector with the vectorized evaluator, where the native-able conjuncts are vectorized Arrow
-kernels, not Python per row. Splitting would move those conjuncts into Spark but add one
-boolean argument per fallback subscription (or one UDF call each: one crossing to Python per
-subscription and row), and it would not shrink what crosses to Python, which the gate already
-bounds. `explain_routing` names, per fallback subscription, the pieces `plan_filter` finds
-without a native form: the same decision `explain_filter` shows.
+Why route does not split a subscription (yet): its fallback subscriptions are evaluated by ONE
+Arrow UDF for all of them, in the same scan as the native CASEs, and only on the messages that
+pass the OR of their access predicates (`route_plan.tag_matches`); the UDF evaluates each whole
+selector, its native-able conjuncts as vectorized Arrow kernels. Measured
+(``benchmarks/probe_route_split.py``: one fallback subscription, 2M messages, ``local[2]`` on a
+shared 2-core machine, seconds, two runs):
+
+====================================================  =========  =========  ===========
+fallback subscription                                  today      gated      gated+split
+====================================================  =========  =========  ===========
+``weight > 9900 AND INLIST(SPLIT(s, ','), 'b')``       6.4, 6.0   4.3, 4.2   4.3, 3.7
+``JMSType = 'car' AND weight > 9900 AND INLIST(...)``  3.7, 5.9   3.5, 4.4   2.8, 3.2
+====================================================  =========  =========  ===========
+
+"gated": the UDF gate is the subscription's native conjuncts (not only an access predicate);
+"gated+split": that, and the UDF evaluates only the non-native rest (fewer columns cross to
+Python). So splitting would pay, by 25-46 % of the fallback's time here, and keep both the one
+scan (still one projection, one UDF) and the gate (a stronger one). It needs one gate per fallback
+subscription passed to `backends.udf.routing_udf` and a plan shape that carries them
+(`route_plan`, being reworked in parallel): left for that work. Until then the planner decides
+per whole subscription (``plan_filter(split=False)`` through `plan_subscriptions`), and
+`explain_routing` names, per fallback subscription, the pieces `plan_filter` finds without a
+native form: the same decision `explain_filter` shows.
 """
 from __future__ import annotations
 
