@@ -11,8 +11,8 @@ import statistics, sys, time
 from pyspark.sql import SparkSession, functions as F
 import jms_selector_spark as jss
 from jms_selector_spark.backends.udf import routing_udf, source_args
-from jms_selector_spark.route_plan import tag_matches
-from jms_selector_spark.subscriptions import Subscription
+from jms_selector_spark.spark.route_plan import tag_matches
+from jms_selector_spark.spark.subscriptions import Subscription
 
 spark = (SparkSession.builder.master("local[2]").config("spark.ui.enabled", "false")
          .config("spark.sql.shuffle.partitions", "2").getOrCreate())

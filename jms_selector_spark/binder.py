@@ -19,7 +19,7 @@ This is where the data model of DESIGN.md is decided (the header names and types
   double; timestamp → long epoch millis. Anything else is not selectable: referring to such a
   column raises `SelectorBindingError` naming it.
 
-The schema is read as `schema.to_schema` normalises it (a Spark StructType, a plain ``{"column":
+The schema is read as `semantics.schema.to_schema` normalises it (a Spark StructType, a plain ``{"column":
 "jms type"}`` dict for a flat table, or an Arrow schema), so this module imports neither pyspark
 nor pyarrow.
 """
@@ -30,13 +30,13 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Mapping
 
-from . import nodes as n
-from .dialects import HEADER_TYPES
-from .errors import BindingOptionError, SelectorBindingError
-from .lowering import rules_for
-from .schema import to_schema
-from .selector import Selector
-from .types import JmsType
+from .frontend import nodes as n
+from .frontend.errors import BindingOptionError, SelectorBindingError
+from .frontend.selector import Selector
+from .semantics.dialects import HEADER_TYPES
+from .semantics.lowering import rules_for
+from .semantics.schema import to_schema
+from .semantics.types import JmsType
 
 __all__ = ["Binding", "ColumnRef", "BoundSelector", "bind", "to_schema", "jms_type_of_spark", "check_options",
            "unknown_property_refs", "warn_unknown_properties", "UNKNOWN_PROPERTIES"]

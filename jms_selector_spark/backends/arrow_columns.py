@@ -1,6 +1,6 @@
 """From Arrow data to the JMS columns a selector reads (the UDF side of the data model).
 
-A message struct reaches a Python UDF as an Arrow ``StructArray``; `schema.to_schema` reads its
+A message struct reaches a Python UDF as an Arrow ``StructArray``; `semantics.schema.to_schema` reads its
 type in the shape `binder.bind` reads (so headers, flat/struct/map/VARIANT properties and every
 conversion follow the same rules as the SQL back end); this module pulls out, for each name a selector
 uses, either ``(JmsType, pa.Array)`` or, for a VARIANT property, one array per JMS type (non-null
@@ -17,7 +17,7 @@ from types import MappingProxyType
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..types import JmsType
+from ..semantics.types import JmsType
 from .arrow_javanum import java_value_of_arrow
 
 __all__ = ["ARROW_TYPES", "extract_columns", "slice_rows"]

@@ -25,10 +25,10 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..binder import Binding, bind
-from ..dialects import JMS, Dialect
-from ..errors import SelectorError
-from ..selector import Selector, parse
-from ..schema import to_schema
+from ..frontend.errors import SelectorError
+from ..frontend.selector import Selector, parse
+from ..semantics.dialects import JMS, Dialect
+from ..semantics.schema import to_schema
 from .arrow_columns import extract_columns, slice_rows
 from .sql_render import sql_identifier
 

@@ -16,14 +16,14 @@ import pytest
 from pyspark.sql import types as st
 
 import jms_selector_spark as jss
+from jms_selector_spark.analysis.dialect_compare import TypedMessage
 from jms_selector_spark.binder import Binding, bind, to_schema
-from jms_selector_spark.dialect_compare import TypedMessage
-from jms_selector_spark.hybrid import plan_filter, plan_subscriptions
-from jms_selector_spark.route_plan import explain_routing
-from jms_selector_spark.schema import DataType, Field, Schema
-from jms_selector_spark.sql_functions import register_selector, selector_columns
-from jms_selector_spark.subscriptions import normalize_subscriptions
-from jms_selector_spark.types import JmsType
+from jms_selector_spark.semantics.schema import DataType, Field, Schema
+from jms_selector_spark.semantics.types import JmsType
+from jms_selector_spark.spark.hybrid import plan_filter, plan_subscriptions
+from jms_selector_spark.spark.route_plan import explain_routing
+from jms_selector_spark.spark.sql_functions import register_selector, selector_columns
+from jms_selector_spark.spark.subscriptions import normalize_subscriptions
 
 SCHEMA = {"JMSType": "string", "s": "string", "weight": "long", "ratio": "double"}
 

@@ -1,0 +1,234 @@
+"""Hybrid filtering: native Spark SQL wherever a sub-expression maps, the vectorized UDF for the rest.
+
+The boolean skeleton of a selector (AND / OR / NOT) is walked from the root. A sub-expression
+the SQL back end translates stays native; one it cannot (it raises `UnsupportedSelectorError`)
+becomes a call of a three-valued Arrow UDF that evaluates just that sub-expression over just the
+columns it reads. Spark's AND/OR/NOT are Kleene and the UDF returns NULL for UNKNOWN, so the
+pieces compose exactly. For ``A AND B AND C`` with only C falling back, the filter is
+``native(A) AND native(B) AND udf(C)``: Spark pushes A and B down to Parquet and runs the UDF only
+on the rows that pass them (``A OR udf(C)`` pushes nothing down: nothing can be).
+
+Sibling operands that all fall back share one UDF call (their AND, or their OR), so rows cross to
+Python once per group. Where AND/OR are not Kleene (`lowering.Logic.LEFT_FIRST`, WSO2), an AND/OR
+that is not native as a whole falls back as a whole: Spark's operators cannot join its pieces.
+
+What falls back (everything else is native): ActiveMQ's ``SPLIT``, ``REGEX``/``REPLACE`` whose
+regex is not a literal in the Java/Python common subset, ``INLIST`` over anything but
+``MAKELIST`` of non-approximate values, string concatenation with a float/double operand, and a
+predicate reading more than two VARIANT properties at once (see `backends.spark_sql`).
+
+**The one planner.** This module alone decides, for every caller, what runs natively and what
+in the fallback: `decide` is the one place that turns "the SQL back end has no exact form"
+(`UnsupportedSelectorError`) into "fallback". `plan_filter` splits per sub-expression (for
+`jms_filter`, `selector_to_column`, `explain_filter`, `register_selector`); with ``split=False``
+it decides for the selector as a whole, which is what `plan_subscriptions` does for `route`,
+`route_report`, `explain_routing` and `migration_report`.
+
+Why route does not split a subscription (yet): its fallback subscriptions are evaluated by ONE
+Arrow UDF for all of them, in the same scan as the native CASEs, and only on the messages that
+pass the OR of their access predicates (`route_plan.tag_matches`); the UDF evaluates each whole
+selector, its native-able conjuncts as vectorized Arrow kernels. Measured
+(``benchmarks/probe_route_split.py``: one fallback subscription, 2M messages, ``local[2]`` on a
+shared 2-core machine, seconds, two runs):
+
+====================================================  =========  =========  ===========
+fallback subscription                                  today      gated      gated+split
+====================================================  =========  =========  ===========
+``weight > 9900 AND INLIST(SPLIT(s, ','), 'b')``       6.4, 6.0   4.3, 4.2   4.3, 3.7
+``JMSType = 'car' AND weight > 9900 AND INLIST(...)``  3.7, 5.9   3.5, 4.4   2.8, 3.2
+====================================================  =========  =========  ===========
+
+"gated": the UDF gate is the subscription's native conjuncts (not only an access predicate);
+"gated+split": that, and the UDF evaluates only the non-native rest (fewer columns cross to
+Python). So splitting would pay, by 25-46 % of the fallback's time here, and keep both the one
+scan (still one projection, one UDF) and the gate (a stronger one). It needs one gate per fallback
+subscription passed to `backends.udf.routing_udf` and a plan shape that carries them
+(`route_plan`, being reworked in parallel): left for that work. Until then the planner decides
+per whole subscription (``plan_filter(split=False)`` through `plan_subscriptions`), and
+`explain_routing` names, per fallback subscription, the pieces `plan_filter` finds without a
+native form: the same decision `explain_filter` shows.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..frontend import nodes as n
+from ..binder import Binding, bind, check_options, warn_unknown_properties
+from ..frontend.errors import SelectorError, UnsupportedSelectorError
+from ..semantics.lowering import Logic, rules_for
+from ..frontend.printer import to_text
+from ..frontend.selector import Selector, parse
+
+__all__ = ["Plan", "decide", "plan_filter", "plan_subscriptions", "plan_sql", "describe", "filter_column",
+           "sub_selector"]
+
+
+@dataclass(frozen=True)
+class Plan:
+    """How a (sub-)selector runs.
+
+    Attributes
+    ----------
+    kind : str
+        ``"native"`` (``sql`` is its fragment), ``"fallback"`` (the vectorized UDF evaluates
+        ``node``), or ``"and"`` / ``"or"`` / ``"not"`` over ``parts``.
+    node : Node or None
+        The sub-expression (None for an empty selector).
+    sql : str or None
+    parts : tuple of Plan
+    reason : UnsupportedSelectorError or None
+        Why a piece `decide` sent to the fallback has no native form (None otherwise).
+    """
+
+    kind: str
+    node: "n.Node | None"
+    sql: "str | None" = None
+    parts: tuple = ()
+    reason: "UnsupportedSelectorError | None" = None
+
+    @property
+    def is_native(self) -> bool:
+        """True when nothing in the plan needs the fallback."""
+        return self.kind == "native"
+
+    def leaves(self) -> list:
+        """The native and fallback pieces, left to right."""
+        if self.kind in ("native", "fallback"):
+            return [self]
+        return [leaf for p in self.parts for leaf in p.leaves()]
+
+
+def sub_selector(selector: Selector, node: n.Node) -> Selector:
+    """A `Selector` for one sub-expression of ``selector`` (its text is the canonical print)."""
+    return Selector(to_text(node, selector.dialect), node, selector.dialect)
+
+
+def decide(bound, *, qualifier: tuple = ()) -> Plan:
+    """The one native-vs-fallback decision, for a bound (sub-)selector as a whole: ``native``
+    with its Spark SQL, or ``fallback`` when the SQL back end has no exact form for it
+    (`UnsupportedSelectorError`, too deep for Spark's parser included). Every caller reaches it
+    through `plan_filter` or `plan_subscriptions`; nothing else catches that error to choose."""
+    from ..backends.spark_sql import SparkSqlGenerator
+
+    try:
+        return Plan("native", bound.root, SparkSqlGenerator(bound, qualifier=qualifier).generate())
+    except UnsupportedSelectorError as exc:
+        return Plan("fallback", bound.root, reason=exc)
+
+
+def plan_filter(selector: Selector, schema, binding: "Binding | None" = None, *, qualifier: tuple = (),
+                split: bool = True) -> Plan:
+    """Split ``selector`` into native and fallback pieces for a table of ``schema``.
+
+    ``qualifier`` prefixes the column references of the native fragments (``("message",)`` for
+    the body of a SQL function whose parameter is the row). ``split=False``: one piece, native
+    when the whole selector is (route's granularity, see the module docstring).
+    """
+    binding = binding or Binding()
+    kleene = rules_for(selector.dialect).and_or is Logic.KLEENE
+
+    def native(node):
+        return decide(bind(sub_selector(selector, node), schema, binding), qualifier=qualifier).sql
+
+    def merge(cls, kids, span):
+        fb = [k.node for k in kids if k.kind == "fallback"]
+        if len(fb) < 2:
+            return kids
+        merged = Plan("fallback", cls(tuple(fb), span=span))
+        return [k for k in kids if k.kind != "fallback"] + [merged]
+
+    def walk(node):
+        sql = native(node)
+        if sql is not None:
+            return Plan("native", node, sql)
+        if isinstance(node, (n.And, n.Or)) and kleene:
+            kids = merge(type(node), [walk(op) for op in node.operands], node.span)
+            if len(kids) == 1:
+                return kids[0]
+            return Plan("and" if isinstance(node, n.And) else "or", node, parts=tuple(kids))
+        if isinstance(node, n.Not):
+            return Plan("not", node, parts=(walk(node.operand),))
+        return Plan("fallback", node)
+
+    if selector.root is None:
+        return Plan("native", None, "TRUE")
+    if not split:  # the selector itself (its own text in errors), not its canonical print
+        return decide(bind(selector, schema, binding), qualifier=qualifier)
+    return walk(selector.root)
+
+
+def plan_subscriptions(subs, schema, dialect, binding: "Binding | None" = None):
+    """``(native [(subscription, SQL)], fallback [subscription], errors [(subscription, text)])``: each
+    subscription's selector (parsed with ``dialect``, a `Dialect`) planned whole
+    (``plan_filter(split=False)``), as `route` runs it; a selector that is invalid or does not
+    bind to ``schema`` is an error (text ``"<error class>: <message>"``), not routed. Logs the
+    properties the table cannot hold, as `jms_filter` does."""
+    binding = binding or Binding()
+    native, fallback, errors = [], [], []
+    for i, s in enumerate(subs):
+        if i == 0:
+            check_options(schema, binding)
+        try:
+            bound = bind(parse(s.selector or "", dialect=dialect), schema, binding)
+            warn_unknown_properties(bound)
+            plan = decide(bound)
+        except SelectorError as exc:
+            errors.append((s, f"{type(exc).__name__}: {exc}"))
+            continue
+        if plan.is_native:
+            native.append((s, plan.sql))
+        else:
+            fallback.append(s)
+    return native, fallback, errors
+
+
+def plan_sql(plan: Plan, fallback_sql) -> str:
+    """The plan as one SQL boolean expression (NULL = UNKNOWN): native fragments as they are,
+    each fallback piece as ``fallback_sql(plan)`` (the caller's UDF call), joined by Spark's own
+    Kleene AND / OR / NOT."""
+    if plan.kind == "native":
+        return plan.sql
+    if plan.kind == "fallback":
+        return fallback_sql(plan)
+    if plan.kind == "not":
+        return f"(NOT ({plan_sql(plan.parts[0], fallback_sql)}))"
+    op = " AND " if plan.kind == "and" else " OR "
+    return "(" + op.join(f"({plan_sql(p, fallback_sql)})" for p in plan.parts) + ")"
+
+
+def describe(plan: Plan, selector: Selector) -> str:
+    """One line per piece: ``native`` / ``fallback``, the sub-selector, and its SQL if native."""
+    lines = []
+    for leaf in plan.leaves():
+        text = to_text(leaf.node, selector.dialect) if leaf.node is not None else "(empty selector)"
+        if leaf.kind == "native":
+            lines.append(f"native    {text}\n          -> {leaf.sql}")
+        else:
+            lines.append(f"fallback  {text}\n          -> vectorized Arrow UDF")
+    return "\n".join(lines)
+
+
+def filter_column(selector: Selector, schema, binding: "Binding | None" = None):
+    """``(Column, Plan)``: the selector as native SQL plus UDF calls where needed (NULL = UNKNOWN)."""
+    from pyspark.sql import functions as F
+
+    from ..backends.udf import selector_udf, source_args
+
+    binding = binding or Binding()
+    plan = plan_filter(selector, schema, binding)
+
+    def build(p: Plan):
+        if p.kind == "native":
+            return F.expr(p.sql)
+        if p.kind == "fallback":
+            udf, cols = selector_udf(sub_selector(selector, p.node), schema, binding)
+            return udf(*source_args(cols))
+        if p.kind == "not":
+            return ~build(p.parts[0])
+        cols = [build(k) for k in p.parts]
+        out = cols[0]
+        for c in cols[1:]:
+            out = (out & c) if p.kind == "and" else (out | c)
+        return out
+
+    return build(plan), plan
