@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["scan_cpp_number", "CppNumberError"]
+__all__ = ["scan_cpp_number", "CppNumberError", "CppRangeError"]
 
 _DIGITS = "0123456789"
 _HEX = "0123456789abcdefABCDEF"
@@ -38,6 +38,10 @@ _DBL_MIN = 2.2250738585072014e-308
 
 class CppNumberError(ValueError):
     """The text is not a number Qpid C++ accepts (the message says why)."""
+
+
+class CppRangeError(CppNumberError):
+    """A well-formed number out of range (Qpid C++: "integer literal too big", ERANGE)."""
 
 
 def _end(text: str, i: int, states) -> "tuple[int, str]":
@@ -109,16 +113,21 @@ def _end(text: str, i: int, states) -> "tuple[int, str]":
                 return i, "approx"
 
 
+#: Most significant digits a value below 2^64 has, per base (more: out of range before int() reads them).
+_MAX_DIGITS = {2: 64, 8: 22, 10: 19, 16: 16}  # 10: 2^63 has 19 digits (a long, even negated)
+
+
 def _strtoull(s: str, base: int) -> int:
     """``strtoull(s, 0, base)`` on digits only (the longest valid prefix; 0 when none)."""
     valid = "0123456789abcdef"[:base]
     k = 0
     while k < len(s) and s[k].lower() in valid:
         k += 1
-    value = int(s[:k], base) if k else 0
-    if value >= _UINT64:
-        raise CppNumberError("integer literal too big")
-    return value
+    digits = s[:k].lstrip("0")
+    if len(digits) > _MAX_DIGITS[base] or (digits and int(digits, base) >= _UINT64):
+        raise CppRangeError("exact numeric literal out of the range of a Java long" if base == 10
+                            else "exact numeric literal beyond 64 bits")
+    return int(digits, base) if digits else 0
 
 
 def scan_cpp_number(text: str, pos: int) -> "tuple[int, str, int | float]":
@@ -134,7 +143,7 @@ def scan_cpp_number(text: str, pos: int) -> "tuple[int, str, int | float]":
         value = float.fromhex(body) if body[:2].lower() == "0x" else float(body)
         mantissa = re.split(r"[eEpP]", body)[0]
         if value in (float("inf"), float("-inf")) or (abs(value) < _DBL_MIN and mantissa.strip("0.xX")):
-            raise CppNumberError("floating literal overflow/underflow")
+            raise CppRangeError("approximate numeric literal out of the range of a double (overflow or underflow)")
         return end, kind, value
     s = token.rstrip("lL")
     base = 10
@@ -146,7 +155,5 @@ def scan_cpp_number(text: str, pos: int) -> "tuple[int, str, int | float]":
         base = 8
     value = _strtoull(s, base)
     if base == 10:
-        if value > _INT64_MAX + 1:
-            raise CppNumberError("integer literal too big")
-        return end, kind, value
+        return end, kind, value  # the parser checks the range once the sign is known
     return end, kind, value - _UINT64 if value > _INT64_MAX else value

@@ -209,10 +209,13 @@ class CppGrammar(SqlGrammar):
         x or an element is NULL, else FALSE). ``x NOT IN (…)`` (NotInExpression) is that negated,
         except that it is FALSE when an element's type is unlike x's and nothing is NULL: ``NOT g
         AND (compatible OR g IS NULL)``, where an element is compatible when ``x = e OR x <> e``
-        (both are FALSE for unlike types, one is TRUE otherwise, NULL makes both UNKNOWN)."""
+        (both are FALSE for unlike types, one is TRUE otherwise, NULL makes both UNKNOWN). A list of
+        string literals keeps the JMS `InList` node, whose non-string rule is `Rules.in_non_string`."""
         neg = len(p) == 7
-        self._allow("NOT IN" if neg else "IN", self._keywords(p, 2, 2 + neg))
         x, items, span = p[1], p[4 + neg], self._span(p, 1, len(p) - 1)
+        if all(isinstance(e, n.Literal) and e.type is JmsType.STRING for e in items):
+            return super()._in(p)  # the JMS form keeps its node (`Rules.in_non_string` has the rule)
+        self._allow("NOT IN" if neg else "IN", self._keywords(p, 2, 2 + neg))
 
         def cmp(op, e):
             return n.Comparison(op, x, e, span=span)
@@ -224,8 +227,10 @@ class CppGrammar(SqlGrammar):
         if not neg:
             p[0] = g
             return
-        compatible = fold(n.And, [n.Or((cmp(n.CompareOp.EQ, e), cmp(n.CompareOp.NE, e)), span=span) for e in items])
-        p[0] = n.And((n.Not(g, span=span), n.Or((compatible, n.IsNull(g, span=span)), span=span)), span=span)
+        compatible = [n.Or((cmp(n.CompareOp.EQ, e), cmp(n.CompareOp.NE, e)), span=span) for e in items]
+        # n-ary nodes stay flat, as the parser builds them (the printed text parses back to this tree)
+        either = (*compatible[0].operands,) if len(compatible) == 1 else (n.And(tuple(compatible), span=span),)
+        p[0] = n.And((n.Not(g, span=span), n.Or((*either, n.IsNull(g, span=span)), span=span)), span=span)
 
     def p_escape(self, p):
         """escape : ESCAPE STRING

@@ -28,7 +28,7 @@ import unicodedata
 
 import ply.lex as lex
 
-from .cpp_numbers import CppNumberError, scan_cpp_number
+from .cpp_numbers import CppNumberError, CppRangeError, scan_cpp_number
 from .errors import SelectorSyntaxError, SelectorTypeError
 from .source import Span
 from .tokens import JAVA_WHITESPACE, RESERVED, TOKENS
@@ -304,6 +304,8 @@ class SelectorLexer:
         data, pos = t.lexer.lexdata, t.lexpos
         try:
             end, kind, value = scan_cpp_number(data, pos)
+        except CppRangeError as e:  # a decimal of 2^63 and above is checked by the parser, with its sign
+            raise SelectorTypeError(str(e), self._text, Span(pos, pos + len(t.value)))
         except CppNumberError as e:
             self._fail(f"invalid numeric literal {t.value!r} ({e})", pos, len(t.value))
         t.lexer.lexpos = end

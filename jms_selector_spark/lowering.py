@@ -204,8 +204,11 @@ class Rules:
         return Between.KLEENE
 
     def in_non_string(self, negated: bool) -> "bool | None":
-        """``x [NOT] IN (...)`` when x is a non-NULL non-string: FALSE/TRUE, or None (UNKNOWN)."""
-        return None if self._d.in_non_string_unknown else negated
+        """``x [NOT] IN (...)`` when x is a non-NULL non-string: FALSE/TRUE, or None (UNKNOWN).
+        Qpid C++ (IN over any expressions): FALSE both ways, every element being of another type."""
+        if self._d.in_non_string_unknown:
+            return None
+        return False if self._d.in_expressions else negated
 
     def like_non_string(self, negated: bool) -> "bool | None":
         """``x [NOT] LIKE p`` when x is a non-NULL non-string: FALSE/TRUE, or None (UNKNOWN: Qpid
