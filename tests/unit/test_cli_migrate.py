@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from jms_selector_spark.cli import main
-from jms_selector_spark.cli_io import InputError
-from jms_selector_spark.cli_migrate import read_subscriptions
+from jms_selector_spark.cli.commands import main
+from jms_selector_spark.cli.migrate import read_subscriptions
+from jms_selector_spark.cli.selector_io import InputError
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 
@@ -98,8 +98,8 @@ def test_report_bad_subscriptions_file_is_a_usage_error(tmp_path, capsys):
 def test_report_header_option_is_the_other_commands_one(capsys):
     """``--header HEADER=COLUMN`` and ``--properties`` parse as for ``explain`` (one definition,
     `cli_io.add_binding_options`); a malformed one is a usage error."""
-    from jms_selector_spark.cli import build_parser
-    from jms_selector_spark.cli_io import binding_of
+    from jms_selector_spark.cli.commands import build_parser
+    from jms_selector_spark.cli.selector_io import binding_of
 
     args = build_parser().parse_args(["migration-report", "--subscriptions", "s.csv", "--archive", "a", "--from", "jms",
                                       "--to", "activemq", "--header", "JMSType=msg_type", "--header",

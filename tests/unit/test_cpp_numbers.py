@@ -1,11 +1,11 @@
-"""Qpid C++'s numeric literals (`jms_selector_spark.cpp_numbers`, the ``qpid-cpp`` dialect), each
+"""Qpid C++'s numeric literals (`jms_selector_spark.frontend.cpp_numbers`, the ``qpid-cpp`` dialect), each
 value as SelectorToken.cpp and parseExactNumeric/parseApproxNumeric compute it."""
 from __future__ import annotations
 
 import pytest
 
 import jms_selector_spark as jss
-from jms_selector_spark.cpp_numbers import CppNumberError, CppRangeError, scan_cpp_number
+from jms_selector_spark.frontend.cpp_numbers import CppNumberError, CppRangeError, scan_cpp_number
 
 
 @pytest.mark.parametrize("text, end, kind, value", [
