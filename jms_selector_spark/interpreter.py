@@ -84,7 +84,7 @@ class ReferenceInterpreter(NodeVisitor):
 
     def visit_Unary(self, node):
         v = self.visit(node.operand)
-        return sem.negate(v) if node.op is n.UnaryOp.MINUS else sem.identity(v, self.rules)
+        return sem.negate(v, self.rules) if node.op is n.UnaryOp.MINUS else sem.identity(v, self.rules)
 
     def visit_Between(self, node):
         v, lo, hi = self.visit(node.operand), self.visit(node.low), self.visit(node.high)
@@ -95,7 +95,7 @@ class ReferenceInterpreter(NodeVisitor):
         return self._bool(sem.in_list(self.visit(node.operand), values, node.negated, self.rules))
 
     def visit_Like(self, node):
-        return self._bool(sem.like(self.visit(node.operand), node.pattern, node.escape, node.negated))
+        return self._bool(sem.like(self.visit(node.operand), node.pattern, node.escape, node.negated, self.rules))
 
     def visit_FunctionCall(self, node):
         return call_function(node.name, [self.visit(a) for a in node.args], self.rules.text_jdk)

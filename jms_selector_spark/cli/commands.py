@@ -42,8 +42,8 @@ from ..frontend.printer import quote_string, to_text
 from ..frontend.selector import Selector, parse
 from ..semantics.dialects import DIALECTS, JMS, Dialect, get_dialect
 from ..semantics.types import JmsType
-from .selector_io import (EXIT_INVALID, EXIT_OK, EXIT_USAGE, InputError, binding_of, emit, entry_prefix,
-                          exit_status, lint_lines, parse_entry, read_entries, report, summary)
+from .selector_io import (EXIT_INVALID, EXIT_OK, EXIT_USAGE, InputError, add_binding_options, binding_of, emit,
+                          entry_prefix, exit_status, lint_lines, parse_entry, read_entries, report, summary)
 from .schema import parse_ddl, parse_schema, read_parquet_schema, schema_arg, schema_text
 
 __all__ = ["main", "build_parser", "render_tree", "parse_schema", "parse_ddl", "read_parquet_schema",
@@ -337,13 +337,6 @@ def _cmd_explain(args) -> int:
     return EXIT_INVALID if invalid else EXIT_OK
 
 
-def _header_arg(text: str):
-    header, sep, column = text.partition("=")
-    if not sep or not header.strip() or not column.strip():
-        raise argparse.ArgumentTypeError(f"expected HEADER=COLUMN, got {text!r}")
-    return header.strip(), column.strip()
-
-
 def _cmd_route_plan(args) -> int:
     """The routing plan of several subscriptions (`route_plan.explain_routing`): no Spark needed."""
     from ..backends.spark_sql import infer_flat_schema
@@ -405,10 +398,7 @@ def build_parser() -> argparse.ArgumentParser:
                  "('weight BIGINT, properties MAP<STRING,STRING>'), or a Parquet file or folder "
                  "(its schema is read). Without it, explain guesses flat types from use.",
         )
-        p.add_argument("--properties", metavar="COLUMN",
-                       help="the column holding the properties (STRUCT, MAP or VARIANT; default 'properties')")
-        p.add_argument("--header", dest="header_columns", type=_header_arg, action="append", metavar="HEADER=COLUMN",
-                       help="a header's column when not named as the header, e.g. JMSType=msg_type (repeatable)")
+        add_binding_options(p)
 
     check = sub.add_parser(
         "check", help="exit 0 if every selector is valid, 1 (with the error and a caret) if one is not",

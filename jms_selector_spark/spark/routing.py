@@ -102,13 +102,15 @@ def _has_collisions(messages) -> bool:
     return len(set(keys)) < len(keys)
 
 
-def _hide_collisions(messages, subs: list, dialect: Dialect, binding: dict):
-    """``(messages', original column names, {subscription: error})``: the columns that collide with
-    another column (same name, or same but for case while spark.sql.caseSensitive is false) and that
-    no subscription reads are renamed by position (`_restore` renames them back), so that every
-    selector's names resolve as JMS says. A subscription reading a name Spark still cannot resolve
-    (a column the table has twice; a case-only twin of a column another subscription reads) is
-    refused with a `SelectorBindingError` naming the columns and the fix; the others route."""
+def _hide_collisions(messages, readers: list, binding: dict):
+    """``(messages', original column names, {(subscription, dialect name): error})``: the columns
+    that collide with another column (same name, or same but for case while
+    spark.sql.caseSensitive is false) and that no reader reads are renamed by position (`_restore`
+    renames them back), so that every selector's names resolve as JMS says. ``readers`` are
+    ``(subscription, dialect)`` pairs (`route`: one dialect; `migration_report`: both). A
+    subscription reading a name Spark still cannot resolve (a column the table has twice; a
+    case-only twin of a column another reader reads) is refused in that dialect with a
+    `SelectorBindingError` naming the columns and the fix; the others route."""
     from .api import _case_sensitive, column_collisions
     from ..binder import Binding, bind
     from ..frontend.errors import SelectorBindingError
@@ -118,8 +120,8 @@ def _hide_collisions(messages, subs: list, dialect: Dialect, binding: dict):
     sensitive = _case_sensitive(messages.sparkSession)
     key = (lambda c: c) if sensitive else str.lower
     b = Binding.of(**binding)
-    refused, chosen = {}, {}  # chosen: group key -> the one name of it the kept subscriptions read
-    for s in subs:
+    refused, chosen = {}, {}  # chosen: group key -> the one name of it the kept readers read
+    for s, dialect in readers:
         bound = bind(parse(s.selector or "", dialect=dialect), schema, b)
         try:
             column_collisions(columns, bound, case_sensitive=sensitive)
@@ -132,7 +134,7 @@ def _hide_collisions(messages, subs: list, dialect: Dialect, binding: dict):
                         " spark.sql.caseSensitive=false Spark cannot tell them apart in one routing pass: set"
                         " spark.sql.caseSensitive=true or rename one (withColumnRenamed)", bound.selector.text)
         except SelectorBindingError as exc:
-            refused[s.name] = f"{type(exc).__name__}: {exc}"
+            refused[(s.name, dialect.name)] = f"{type(exc).__name__}: {exc}"
     used = set(chosen.values())
     groups = {k for k in map(key, columns) if sum(key(x) == k for x in columns) > 1}
     renamed = [f"__jms_hidden_{i}" if key(c) in groups and c not in used else c for i, c in enumerate(columns)]
@@ -288,7 +290,9 @@ def route(messages, subscriptions, *, mode: str = "topic", dialect: "str | Diale
     errors.update((s.name, e) for s, e in refused)
     original = None
     if _has_collisions(messages):  # columns Spark cannot tell apart by name (a join; case-only twins)
-        messages, original, refused = _hide_collisions(messages, [s for s, _ in native] + fallback, d, binding)
+        messages, original, refused = _hide_collisions(messages, [(s, d) for s in [s for s, _ in native] + fallback],
+                                                       binding)
+        refused = {name: err for (name, _), err in refused.items()}
         errors.update(refused)
         native = [(s, f) for s, f in native if s.name not in refused]
         fallback = [s for s in fallback if s.name not in refused]
@@ -383,7 +387,7 @@ def _refused_by_route(routed, subs: list, d: Dialect, binding: dict) -> dict:
     planned = {id(s) for s, _ in native} | {id(s) for s in fallback}
     ok = [s for s in subs if id(s) in planned]  # in their order (`_hide_collisions` keeps the first reader)
     if _has_collisions(messages):
-        refused.update(_hide_collisions(messages, ok, d, binding)[2])
+        refused.update({name: err for (name, _), err in _hide_collisions(messages, [(s, d) for s in ok], binding)[2].items()})
     return refused
 
 
