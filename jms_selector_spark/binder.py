@@ -24,6 +24,7 @@ import pyspark. A plain ``{"column": "jms type"}`` dict also works as a flat sch
 """
 from __future__ import annotations
 
+import functools
 import logging
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -34,6 +35,7 @@ from .dialects import HEADER_TYPES
 from .errors import BindingOptionError, SelectorBindingError
 from .lowering import rules_for
 from .selector import Selector
+from .typed_tree import TypedTree, type_tree
 from .types import JmsType
 
 __all__ = ["Binding", "ColumnRef", "BoundSelector", "bind", "jms_type_of_spark", "check_options",
@@ -166,11 +168,19 @@ class ColumnRef:
 @dataclass(frozen=True)
 class BoundSelector:
     # refs is a MappingProxyType: pickled as a plain dict (see __reduce__)
-    """A selector plus where each of its names lives in one table."""
+    """A selector plus where each of its names lives in one table, and (`types`) the static type
+    of each of its nodes."""
 
     selector: Selector
     refs: Mapping[str, ColumnRef]
     binding: Binding
+
+    @functools.cached_property
+    def types(self) -> TypedTree:
+        """The typed tree: every node's static JMS type, or DYNAMIC / NULL (`typed_tree`); built
+        on first use, once."""
+        return type_tree(self.selector.root, {name: ref.type for name, ref in self.refs.items()},
+                         rules_for(self.selector.dialect))
 
     @property
     def root(self):

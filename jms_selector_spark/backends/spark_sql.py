@@ -100,6 +100,7 @@ class SparkSqlGenerator(SqlComparisons, SqlArithmetic, SqlLogic, NodeVisitor):
         #: parameter of a SQL function instead of the table's own columns).
         self.qualifier = tuple(qualifier)
         self.env = {name: self._column(ref) for name, ref in bound.refs.items()}
+        self.types = bound.types
         self._lets = 0  # lambda variables used so far (see `_shared`)
 
     # -- entry point ----------------------------------------------------------------------------
@@ -205,6 +206,8 @@ class SparkSqlGenerator(SqlComparisons, SqlArithmetic, SqlLogic, NodeVisitor):
         return _strict(_FALSE, v)
 
     def _dynamic_names(self, node) -> list:
+        if not self.types.reads_dynamic(node):  # the typed tree (a static predicate: no CASE)
+            return []
         out = []
         for sub in n.walk(node):
             if isinstance(sub, n.Identifier) and self.env[sub.name].type is T.DYNAMIC and sub.name not in out:
