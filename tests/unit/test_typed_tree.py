@@ -52,8 +52,8 @@ def test_leaves_predicates_and_signs():
 
 
 def test_variant_properties_and_what_reads_them_are_dynamic():
-    schema = ST.StructType([ST.StructField("properties", ST.VariantType()), ST.StructField("s", ST.StringType())])
-    bound = bind(parse("w + 1 > 2 AND s = 'a'"), schema)
+    schema = ST.StructType([ST.StructField("properties", ST.VariantType()), ST.StructField("JMSType", ST.StringType())])
+    bound = bind(parse("w + 1 > 2 AND JMSType = 'a'"), schema)
     t = bound.types
     plus, (left, right) = first(bound, n.Arithmetic), bound.root.operands
     assert t.type_of(plus) is J.DYNAMIC
