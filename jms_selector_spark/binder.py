@@ -33,7 +33,7 @@ from typing import Mapping
 from . import nodes as n
 from .dialects import HEADER_TYPES
 from .errors import BindingOptionError, SelectorBindingError
-from .lowering import rules_for
+from .lowering import lower, rules_for
 from .selector import Selector
 from .typed_tree import TypedTree, type_tree
 from .types import JmsType
@@ -181,6 +181,12 @@ class BoundSelector:
         on first use, once."""
         return type_tree(self.selector.root, {name: ref.type for name, ref in self.refs.items()},
                          rules_for(self.selector.dialect))
+
+    @functools.cached_property
+    def core(self):
+        """The selector's tree lowered to the core language (`lowering.lower`; None for an empty
+        selector); `types` knows its nodes too. Built on first use, once."""
+        return lower(self.selector.root, rules_for(self.selector.dialect), self.types)
 
     @property
     def root(self):

@@ -1,7 +1,9 @@
 """The reference interpreter: one message at a time, obviously right. The test oracle.
 
-It applies the rules in `semantics.py` node by node, as `lowering.Rules` decides them for the
-dialect. It imports neither pandas nor pyspark, is not a production path, and is kept simple on
+It evaluates the core language (`core`): `run` lowers the selector's tree for the dialect
+(`lowering.lower`) and applies the rules in `semantics.py` node by node — the decided ones as the
+core nodes carry them, the others (comparison, arithmetic, signs, functions) as `lowering.Rules`
+decides them. It imports neither pandas nor pyspark, is not a production path, and is kept simple on
 purpose: when a back end disagrees with it, the back end is wrong (or the rule in `semantics.py` /
 `lowering.py` is, and then every back end changes with it).
 """
@@ -9,11 +11,12 @@ from __future__ import annotations
 
 from typing import Mapping
 
+from . import core as c
 from . import nodes as n
 from . import semantics as sem
 from .dialects import Dialect, delivery_mode_code, delivery_mode_name
 from .functions import call_function
-from .lowering import rules_for
+from .lowering import lower, rules_for
 from .selector import as_selector
 from .types import JmsType
 from .values import TypedValue, typed
@@ -49,11 +52,18 @@ def message_resolver(headers: "Mapping | None", properties: "Mapping | None", di
 
 
 class ReferenceInterpreter(NodeVisitor):
-    """Evaluates a selector AST against one message (a resolver of names to typed values)."""
+    """Evaluates a core tree against one message (a resolver of names to typed values); `run`
+    takes a selector's tree and lowers it first."""
+
+    node_types = c.CORE_TYPES
 
     def __init__(self, resolve, dialect: Dialect):
         self.resolve = resolve
         self.rules = rules_for(dialect)
+
+    def run(self, root) -> "bool | None":
+        """The truth value of the selector tree ``root`` (front-end nodes), lowered first."""
+        return self.truth(lower(root, self.rules))
 
     def truth(self, node) -> "bool | None":
         return sem.truth(self.visit(node))
@@ -70,11 +80,20 @@ class ReferenceInterpreter(NodeVisitor):
     def visit_Not(self, node):
         return self._bool(sem.kleene_not(self.truth(node.operand)))
 
-    def visit_And(self, node):
-        return self._bool(sem.logic_and([self.truth(op) for op in node.operands], self.rules))
+    def _truths(self, node):
+        return [self.truth(op) for op in node.operands]
 
-    def visit_Or(self, node):
-        return self._bool(sem.logic_or([self.truth(op) for op in node.operands], self.rules))
+    def visit_KleeneAnd(self, node):
+        return self._bool(sem.kleene_and(self._truths(node)))
+
+    def visit_KleeneOr(self, node):
+        return self._bool(sem.kleene_or(self._truths(node)))
+
+    def visit_LeftFirstAnd(self, node):
+        return self._bool(sem.left_first_and(self._truths(node)))
+
+    def visit_LeftFirstOr(self, node):
+        return self._bool(sem.left_first_or(self._truths(node)))
 
     def visit_Comparison(self, node):
         return self._bool(sem.compare(node.op, self.visit(node.left), self.visit(node.right), self.rules))
@@ -86,13 +105,21 @@ class ReferenceInterpreter(NodeVisitor):
         v = self.visit(node.operand)
         return sem.negate(v) if node.op is n.UnaryOp.MINUS else sem.identity(v, self.rules)
 
-    def visit_Between(self, node):
-        v, lo, hi = self.visit(node.operand), self.visit(node.low), self.visit(node.high)
-        return self._bool(sem.between(v, lo, hi, node.negated, self.rules))
+    def _bounds(self, node):
+        return self.visit(node.operand), self.visit(node.low), self.visit(node.high)
 
-    def visit_InList(self, node):
+    def visit_TwoValuedBetween(self, node):
+        return self._bool(sem.two_valued_between(*self._bounds(node), node.negated, self.rules))
+
+    def visit_InsideBetween(self, node):
+        return self._bool(sem.inside_between(*self._bounds(node), node.negated, node.left_first, self.rules))
+
+    def visit_OutsideBetween(self, node):
+        return self._bool(sem.outside_between(*self._bounds(node), node.left_first, self.rules))
+
+    def visit_InStrings(self, node):
         values = tuple(lit.value for lit in node.values)
-        return self._bool(sem.in_list(self.visit(node.operand), values, node.negated, self.rules))
+        return self._bool(sem.in_strings(self.visit(node.operand), values, node.negated, node.non_string))
 
     def visit_Like(self, node):
         return self._bool(sem.like(self.visit(node.operand), node.pattern, node.escape, node.negated))
@@ -145,4 +172,4 @@ def evaluate(selector, headers: "Mapping | None" = None, properties: "Mapping | 
         return True
     d = sel.dialect
     interp = ReferenceInterpreter(message_resolver(headers, properties, d, types), d)
-    return interp.truth(sel.root)
+    return interp.run(sel.root)

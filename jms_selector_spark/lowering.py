@@ -17,11 +17,13 @@ import enum
 import functools
 from dataclasses import dataclass
 
+from . import core as c
+from . import nodes as n
 from .dialects import Dialect
 from .nodes import ArithOp, CompareOp
 from .types import JmsType, promote
 
-__all__ = ["Rules", "rules_for", "Order", "NumericOrder", "Between", "CompareRule", "Logic", "NullEquality",
+__all__ = ["lower", "Rules", "rules_for", "Order", "NumericOrder", "Between", "CompareRule", "Logic", "NullEquality",
            "HeaderRule"]
 
 
@@ -235,3 +237,76 @@ _NULL_EQUALITY = {"activemq": NullEquality(None, False, True), "andes": NullEqua
 def rules_for(dialect: Dialect) -> Rules:
     """The `Rules` of a dialect (cached: one object per dialect)."""
     return Rules(dialect)
+
+
+# -- the lowering pass: a selector tree → the core language (`core`) ------------------------------
+
+def lower(root: "n.Node | None", rules: Rules, types=None) -> "n.Node | None":
+    """The core tree of ``root`` for the dialect of ``rules``: every construct whose meaning the
+    dialect decides replaced by the `core` node that says which meaning it has (see `core`).
+
+    Sub-trees that do not change are shared with ``root``. ``types`` (a `typed_tree.TypedTree`
+    of ``root``, optional) learns the type of every new node, so a back end can ask it about the
+    core tree too.
+    """
+    if root is None:
+        return None
+    return _Lowering(rules, types).lower(root)
+
+
+class _Lowering:
+    __slots__ = ("rules", "types", "and_", "or_", "left_first")
+
+    def __init__(self, rules: Rules, types):
+        self.rules, self.types = rules, types
+        self.left_first = rules.and_or is Logic.LEFT_FIRST
+        self.and_, self.or_ = (c.LeftFirstAnd, c.LeftFirstOr) if self.left_first else (c.KleeneAnd, c.KleeneOr)
+
+    def lower(self, node):
+        t = type(node)
+        if t is n.Literal or t is n.Identifier:
+            return node
+        low = self.lower
+        if t is n.And or t is n.Or:
+            out = (self.and_ if t is n.And else self.or_)(tuple(low(o) for o in node.operands), node.span)
+        elif t is n.Between:
+            x, lo, hi = low(node.operand), low(node.low), low(node.high)
+            how = self.rules.between(node.negated)
+            if how is Between.NULL_IS_FALSE:
+                out = c.TwoValuedBetween(x, lo, hi, node.negated, node.span)
+            elif how is Between.OUTSIDE_AS_OR:
+                out = c.OutsideBetween(x, lo, hi, True, node.span, self.left_first)
+            else:
+                out = c.InsideBetween(x, lo, hi, node.negated, node.span, self.left_first)
+        elif t is n.InList:
+            out = c.InStrings(low(node.operand), node.values, node.negated, node.span,
+                              self.rules.in_non_string(node.negated))
+        else:
+            out = self._rebuilt(node, t)
+        if out is not node and self.types is not None:
+            self.types.derive(out, node)
+        return out
+
+    def _rebuilt(self, node, t):
+        """``node`` with lowered children (itself when none changed)."""
+        low = self.lower
+        if t is n.Comparison or t is n.Arithmetic:
+            left, right = low(node.left), low(node.right)
+            if left is node.left and right is node.right:
+                return node
+            return t(node.op, left, right, node.span)
+        if t is n.FunctionCall:
+            args = tuple(low(a) for a in node.args)
+            return node if all(a is b for a, b in zip(args, node.args)) else t(node.name, args, node.span)
+        if t in (n.Not, n.Unary, n.Like, n.IsNull):
+            x = low(node.operand)
+            if x is node.operand:
+                return node
+            if t is n.Not:
+                return t(x, node.span)
+            if t is n.Unary:
+                return t(node.op, x, node.span)
+            if t is n.Like:
+                return t(x, node.pattern, node.escape, node.negated, node.span)
+            return t(x, node.negated, node.span)
+        raise TypeError(f"not a selector node: {node!r}")

@@ -8,17 +8,18 @@ True, False or None (UNKNOWN).
 """
 from __future__ import annotations
 
+from . import core as c
 from . import javanum as jn
 from . import nodes as n
 from .like import compile_like
-from .lowering import Between, Logic, NumericOrder, Order, Rules
+from .lowering import NumericOrder, Order, Rules
 from .nodes import ArithOp, CompareOp
 from .types import JmsType
 from .values import TypedValue
 
 __all__ = ["truth", "compare", "java_equals", "arithmetic", "negate", "identity", "kleene_and", "kleene_or", "kleene_not",
-           "logic_and", "logic_or",
-           "between", "in_list", "like", "apply"]
+           "left_first_and", "left_first_or", "two_valued_between", "inside_between", "outside_between",
+           "in_strings", "like", "apply"]
 
 _BOOL = JmsType.BOOLEAN
 
@@ -69,16 +70,6 @@ def left_first_or(ts):
     """ActiveMQ r450141's OR folded left: TRUE when any operand is, else the last one's value."""
     ts = list(ts)
     return True if True in ts else ts[-1]
-
-
-def logic_and(ts, rules: Rules):
-    """AND of truth values as `Rules.and_or` says."""
-    return left_first_and(ts) if rules.and_or is Logic.LEFT_FIRST else kleene_and(ts)
-
-
-def logic_or(ts, rules: Rules):
-    """OR of truth values as `Rules.and_or` says."""
-    return left_first_or(ts) if rules.and_or is Logic.LEFT_FIRST else kleene_or(ts)
 
 
 def _order(op: CompareOp, c: int) -> bool:
@@ -253,28 +244,36 @@ def java_string(v: TypedValue, jdk: int = 17) -> str:
 
 # -- predicates, and one node given its operand values -----------------------------------------------
 
-def between(v, lo, hi, negated: bool, rules: Rules) -> "bool | None":
-    """``v [NOT] BETWEEN lo AND hi`` as `Rules.between` says."""
+def two_valued_between(v, lo, hi, negated: bool, rules: Rules) -> "bool | None":
+    """`core.TwoValuedBetween`: FALSE when an operand is NULL, else ``v >= lo AND v <= hi``;
+    negated, the negation."""
     C = CompareOp
-    how = rules.between(negated)
-    if how is Between.NULL_IS_FALSE:  # two-valued: NULL anywhere is FALSE
-        if v is None or lo is None or hi is None:
-            t = False
-        else:
-            t = compare(C.GE, v, lo, rules) and compare(C.LE, v, hi, rules)
-        return (not t) if negated else t
-    if how is Between.OUTSIDE_AS_OR:  # x < low OR x > high
-        return logic_or([compare(C.LT, v, lo, rules), compare(C.GT, v, hi, rules)], rules)
-    t = logic_and([compare(C.GE, v, lo, rules), compare(C.LE, v, hi, rules)], rules)
+    if v is None or lo is None or hi is None:
+        t = False
+    else:
+        t = compare(C.GE, v, lo, rules) and compare(C.LE, v, hi, rules)
+    return (not t) if negated else t
+
+
+def inside_between(v, lo, hi, negated: bool, left_first: bool, rules: Rules) -> "bool | None":
+    """`core.InsideBetween`: ``v >= lo AND v <= hi`` (left-first or Kleene AND); negated, its NOT."""
+    pair = [compare(CompareOp.GE, v, lo, rules), compare(CompareOp.LE, v, hi, rules)]
+    t = left_first_and(pair) if left_first else kleene_and(pair)
     return kleene_not(t) if negated else t
 
 
-def in_list(v, values: tuple, negated: bool, rules: Rules) -> "bool | None":
-    """``v [NOT] IN (values…)`` (string literals): UNKNOWN for NULL; a non-string as the rules say."""
+def outside_between(v, lo, hi, left_first: bool, rules: Rules) -> "bool | None":
+    """`core.OutsideBetween`: ``v < lo OR v > hi`` (left-first or Kleene OR)."""
+    pair = [compare(CompareOp.LT, v, lo, rules), compare(CompareOp.GT, v, hi, rules)]
+    return left_first_or(pair) if left_first else kleene_or(pair)
+
+
+def in_strings(v, values: tuple, negated: bool, non_string: "bool | None") -> "bool | None":
+    """`core.InStrings`: UNKNOWN for NULL, membership for a string, ``non_string`` otherwise."""
     if v is None:
         return None
     if v.type is not JmsType.STRING:
-        return rules.in_non_string(negated)
+        return non_string
     t = v.value in values
     return (not t) if negated else t
 
@@ -292,29 +291,39 @@ def _bool(t) -> "TypedValue | None":
 
 
 def apply(node: n.Node, values: list, rules: Rules) -> "TypedValue | None":
-    """The value of ``node`` given the values of its operands (`nodes.children` order).
+    """The value of the core node ``node`` given the values of its operands (`nodes.children`
+    order).
 
     The reference interpreter is this applied bottom up; the Arrow evaluator folds constant
     nodes with it. Function calls are `functions.call_function` (which builds on this module).
     """
-    if isinstance(node, n.Not):
+    t = type(node)
+    if t is n.Not:
         return _bool(kleene_not(truth(values[0])))
-    if isinstance(node, n.And):
-        return _bool(logic_and([truth(v) for v in values], rules))
-    if isinstance(node, n.Or):
-        return _bool(logic_or([truth(v) for v in values], rules))
-    if isinstance(node, n.Comparison):
+    if t is c.KleeneAnd:
+        return _bool(kleene_and([truth(v) for v in values]))
+    if t is c.KleeneOr:
+        return _bool(kleene_or([truth(v) for v in values]))
+    if t is c.LeftFirstAnd:
+        return _bool(left_first_and([truth(v) for v in values]))
+    if t is c.LeftFirstOr:
+        return _bool(left_first_or([truth(v) for v in values]))
+    if t is n.Comparison:
         return _bool(compare(node.op, values[0], values[1], rules))
-    if isinstance(node, n.Arithmetic):
+    if t is n.Arithmetic:
         return arithmetic(node.op, values[0], values[1], rules)
-    if isinstance(node, n.Unary):
+    if t is n.Unary:
         return negate(values[0]) if node.op is n.UnaryOp.MINUS else identity(values[0], rules)
-    if isinstance(node, n.Between):
-        return _bool(between(values[0], values[1], values[2], node.negated, rules))
-    if isinstance(node, n.InList):
-        return _bool(in_list(values[0], tuple(lit.value for lit in node.values), node.negated, rules))
-    if isinstance(node, n.Like):
+    if t is c.TwoValuedBetween:
+        return _bool(two_valued_between(*values, node.negated, rules))
+    if t is c.InsideBetween:
+        return _bool(inside_between(*values, node.negated, node.left_first, rules))
+    if t is c.OutsideBetween:
+        return _bool(outside_between(*values, node.left_first, rules))
+    if t is c.InStrings:
+        return _bool(in_strings(values[0], tuple(lit.value for lit in node.values), node.negated, node.non_string))
+    if t is n.Like:
         return _bool(like(values[0], node.pattern, node.escape, node.negated))
-    if isinstance(node, n.IsNull):
+    if t is n.IsNull:
         return _bool((values[0] is None) != node.negated)
-    raise TypeError(f"no scalar rule for {type(node).__name__}")
+    raise TypeError(f"no scalar rule for {t.__name__} (not a core node: lower the tree first)")

@@ -50,6 +50,12 @@ class TypedTree:
         """Whether ``node`` or a node under it reads a value of dynamic type."""
         return id(node) in self._dynamic
 
+    def derive(self, new: n.Node, old: n.Node) -> None:
+        """Record that ``new`` (a core node `lowering.lower` made of ``old``) has ``old``'s type."""
+        self._types[id(new)] = self._types[id(old)]
+        if id(old) in self._dynamic:
+            self._dynamic.add(id(new))
+
     def __len__(self):
         return len(self._types)
 

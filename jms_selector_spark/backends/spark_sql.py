@@ -57,6 +57,7 @@ import re
 import warnings
 from dataclasses import replace
 
+from .. import core as c
 from .. import nodes as n
 from ..binder import Binding, BoundSelector, bind, check_options, warn_unknown_properties
 from ..dialects import HEADER_TYPES
@@ -93,6 +94,8 @@ class SparkSqlGenerator(SqlComparisons, SqlArithmetic, SqlLogic, NodeVisitor):
     ``generate()`` returns the fragment; NULL in it means UNKNOWN. Each ``visit_*`` returns a `V`.
     """
 
+    node_types = c.CORE_TYPES
+
     def __init__(self, bound: BoundSelector, *, qualifier: tuple = ()):
         self.bound = bound
         self.rules = rules_for(bound.dialect)
@@ -108,7 +111,7 @@ class SparkSqlGenerator(SqlComparisons, SqlArithmetic, SqlLogic, NodeVisitor):
         if self.bound.root is None:
             return "TRUE"
         try:
-            return check_sql_depth(self.truth(self.bound.root).sql, self.bound.selector.text)
+            return check_sql_depth(self.truth(self.bound.core).sql, self.bound.selector.text)
         except UnsupportedSelectorError as e:
             if not e.selector:
                 raise UnsupportedSelectorError(e.message, self.bound.selector.text, e.span) from None
@@ -187,10 +190,10 @@ class SparkSqlGenerator(SqlComparisons, SqlArithmetic, SqlLogic, NodeVisitor):
 
     # -- truth ----------------------------------------------------------------------------------
     def truth(self, node) -> V:
-        if isinstance(node, n.And):
-            return self._logic_and([self.truth(op) for op in node.operands])
+        if isinstance(node, n.And):  # KleeneAnd, LeftFirstAnd
+            return self._logic_and([self.truth(op) for op in node.operands], type(node) is c.LeftFirstAnd)
         if isinstance(node, n.Or):
-            return self._logic_or([self.truth(op) for op in node.operands])
+            return self._logic_or([self.truth(op) for op in node.operands], type(node) is c.LeftFirstOr)
         if isinstance(node, n.Not):
             return _not(self.truth(node.operand))
         dyn = self._dynamic_names(node)
@@ -266,10 +269,16 @@ class SparkSqlGenerator(SqlComparisons, SqlArithmetic, SqlLogic, NodeVisitor):
     def visit_Not(self, node):
         return self.truth(node)
 
-    def visit_And(self, node):
+    def visit_KleeneAnd(self, node):
         return self.truth(node)
 
-    def visit_Or(self, node):
+    def visit_KleeneOr(self, node):
+        return self.truth(node)
+
+    def visit_LeftFirstAnd(self, node):
+        return self.truth(node)
+
+    def visit_LeftFirstOr(self, node):
         return self.truth(node)
 
 # -- public entry point ---------------------------------------------------------------------------

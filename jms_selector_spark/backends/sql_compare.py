@@ -12,7 +12,7 @@ import math
 
 from .. import nodes as n
 from ..errors import UnsupportedSelectorError
-from ..lowering import Between, NumericOrder, Order
+from ..lowering import NumericOrder, Order
 from ..types import JmsType
 from .sql_javanum import java_value_of_sql
 from .sql_render import (_FALSE, _TRUE, _UNKNOWN, NULL_BOOL, V, _and, _bool, _cast, _is_zero_possible, _may_nan,
@@ -145,32 +145,35 @@ class SqlComparisons:
         return _bool("(" + " AND ".join([plain] + [f"NOT {x}" for x in tests]) + ")", nullable, True)
 
     # -- BETWEEN, IN, LIKE, IS NULL -------------------------------------------------------------
-    def visit_Between(self, node) -> V:
+    def visit_TwoValuedBetween(self, node) -> V:
         x, lo, hi = self.visit(node.operand), self.visit(node.low), self.visit(node.high)
-        how = self.rules.between(node.negated)
-        if how is Between.NULL_IS_FALSE:
-            if T.NULL in (x.type, lo.type, hi.type):
-                return _TRUE if node.negated else _FALSE
-            # Spark orders NaN above everything: with a non-NaN constant high bound, a NaN operand
-            # already fails `x <= hi` (and `x >= NaN` fails for any other x), exactly as Java's
-            # comparisons do, so the per-comparison NaN guards can go.
-            nan_checks = not (hi.is_const and hi.type.is_numeric and not math.isnan(float(hi.lit)))
-            inside = _and([self._core(C.GE, x, lo, nan_checks), self._core(C.LE, x, hi, nan_checks)])
-            nullable = _nulls(x, lo, hi)
-            if node.negated:
-                return _nonnull(_or([_not(inside)] + [_bool(f"{v.op()} IS NULL", False) for v in nullable]))
-            return _nonnull(_and([inside] + [_bool(f"{v.op()} IS NOT NULL", False) for v in nullable]))
-        if how is Between.OUTSIDE_AS_OR:
-            return self._logic_or([self.compare(C.LT, x, lo), self.compare(C.GT, x, hi)])
-        inside = self._logic_and([self.compare(C.GE, x, lo), self.compare(C.LE, x, hi)])
+        if T.NULL in (x.type, lo.type, hi.type):
+            return _TRUE if node.negated else _FALSE
+        # Spark orders NaN above everything: with a non-NaN constant high bound, a NaN operand
+        # already fails `x <= hi` (and `x >= NaN` fails for any other x), exactly as Java's
+        # comparisons do, so the per-comparison NaN guards can go.
+        nan_checks = not (hi.is_const and hi.type.is_numeric and not math.isnan(float(hi.lit)))
+        inside = _and([self._core(C.GE, x, lo, nan_checks), self._core(C.LE, x, hi, nan_checks)])
+        nullable = _nulls(x, lo, hi)
+        if node.negated:
+            return _nonnull(_or([_not(inside)] + [_bool(f"{v.op()} IS NULL", False) for v in nullable]))
+        return _nonnull(_and([inside] + [_bool(f"{v.op()} IS NOT NULL", False) for v in nullable]))
+
+    def visit_OutsideBetween(self, node) -> V:
+        x, lo, hi = self.visit(node.operand), self.visit(node.low), self.visit(node.high)
+        return self._logic_or([self.compare(C.LT, x, lo), self.compare(C.GT, x, hi)], node.left_first)
+
+    def visit_InsideBetween(self, node) -> V:
+        x, lo, hi = self.visit(node.operand), self.visit(node.low), self.visit(node.high)
+        inside = self._logic_and([self.compare(C.GE, x, lo), self.compare(C.LE, x, hi)], node.left_first)
         return _not(inside) if node.negated else inside
 
-    def visit_InList(self, node) -> V:
+    def visit_InStrings(self, node) -> V:
         x = self.visit(node.operand)
         if x.type is T.NULL:
             return _UNKNOWN
         if x.type is not T.STRING:
-            value = self.rules.in_non_string(node.negated)
+            value = node.non_string
             return _UNKNOWN if value is None else _strict(_TRUE if value else _FALSE, x)
         vals = ", ".join(sql_string(lit.value) for lit in node.values)
         return _bool(f"{x.op()} {'NOT IN' if node.negated else 'IN'} ({vals})", x.nullable)

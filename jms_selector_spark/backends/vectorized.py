@@ -64,12 +64,13 @@ from typing import Mapping
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from .. import core as c
 from .. import nodes as n
 from .. import semantics as sem
 from ..dialects import Dialect
 from ..functions import LIST
 from ..interpreter import ReferenceInterpreter
-from ..lowering import Between, Logic, rules_for
+from ..lowering import lower, rules_for
 from ..selector import Selector
 from ..types import JmsType
 from ..values import TypedValue
@@ -135,14 +136,13 @@ class VectorizedEvaluator(NodeVisitor):
         The rules to apply (the selector's).
     """
 
+    node_types = c.CORE_TYPES
+
     def __init__(self, columns: Mapping, n_rows: int, dialect: Dialect):
         self.columns = columns
         self.n = n_rows
         self.rules = rules_for(dialect)
         self._unions = {}
-        left_first = self.rules.and_or is Logic.LEFT_FIRST
-        self._and = _left_first_and if left_first else pc.and_kleene
-        self._or = _left_first_or if left_first else pc.or_kleene
 
     def truth(self, node: n.Node):
         """The three-valued value of a node in a boolean context (a truth value)."""
@@ -175,11 +175,17 @@ class VectorizedEvaluator(NodeVisitor):
             out = kernel(out, _truth(v))
         return _bool_union(out)
 
-    def visit_And(self, node):
-        return self._logical(node, self._and)
+    def visit_KleeneAnd(self, node):
+        return self._logical(node, pc.and_kleene)
 
-    def visit_Or(self, node):
-        return self._logical(node, self._or)
+    def visit_KleeneOr(self, node):
+        return self._logical(node, pc.or_kleene)
+
+    def visit_LeftFirstAnd(self, node):
+        return self._logical(node, _left_first_and)
+
+    def visit_LeftFirstOr(self, node):
+        return self._logical(node, _left_first_or)
 
     def visit_Comparison(self, node):
         (left, right), folded = self._operands(node, (node.left, node.right))
@@ -245,22 +251,36 @@ class VectorizedEvaluator(NodeVisitor):
                 _merge(out, wide, pc.negate(_cast(p, ARROW_TYPES[wide])))
         return out
 
-    def visit_Between(self, node):
-        (v, lo, hi), folded = self._operands(node, (node.operand, node.low, node.high))
+    def _bounds(self, node):
+        return self._operands(node, (node.operand, node.low, node.high))
+
+    def visit_TwoValuedBetween(self, node):
+        (v, lo, hi), folded = self._bounds(node)
         if folded is not None:
             return folded
         C = n.CompareOp
-        how = self.rules.between(node.negated)
-        if how is Between.NULL_IS_FALSE:  # two-valued: NULL anywhere is FALSE
-            inside = pc.and_kleene(self.compare(C.GE, v, lo), self.compare(C.LE, v, hi))
-            t = _where(_mask_and(_union_valid(v), _union_valid(lo), _union_valid(hi)), inside, False)
-            return _bool_union(_not(t) if node.negated else t)
-        if how is Between.OUTSIDE_AS_OR:  # x < low OR x > high
-            return _bool_union(self._or(self.compare(C.LT, v, lo), self.compare(C.GT, v, hi)))
-        t = self._and(self.compare(C.GE, v, lo), self.compare(C.LE, v, hi))
+        inside = pc.and_kleene(self.compare(C.GE, v, lo), self.compare(C.LE, v, hi))
+        t = _where(_mask_and(_union_valid(v), _union_valid(lo), _union_valid(hi)), inside, False)
         return _bool_union(_not(t) if node.negated else t)
 
-    def visit_InList(self, node):
+    def visit_OutsideBetween(self, node):
+        (v, lo, hi), folded = self._bounds(node)
+        if folded is not None:
+            return folded
+        C = n.CompareOp
+        either = _left_first_or if node.left_first else pc.or_kleene
+        return _bool_union(either(self.compare(C.LT, v, lo), self.compare(C.GT, v, hi)))
+
+    def visit_InsideBetween(self, node):
+        (v, lo, hi), folded = self._bounds(node)
+        if folded is not None:
+            return folded
+        C = n.CompareOp
+        both = _left_first_and if node.left_first else pc.and_kleene
+        t = both(self.compare(C.GE, v, lo), self.compare(C.LE, v, hi))
+        return _bool_union(_not(t) if node.negated else t)
+
+    def visit_InStrings(self, node):
         (v,), folded = self._operands(node, (node.operand,))
         if folded is not None:
             return folded
@@ -270,7 +290,7 @@ class VectorizedEvaluator(NodeVisitor):
             hit = pc.is_in(s, value_set=pa.array([lit.value for lit in node.values], pa.string()))
             hit = _where(_part_valid(s), hit, None)  # is_in says FALSE for a null
             pieces.append(_not(hit) if node.negated else hit)
-        pieces.extend(self._non_string(v, self.rules.in_non_string(node.negated)))
+        pieces.extend(self._non_string(v, node.non_string))
         return _bool_union(_coalesce(pieces))
 
     def _non_string(self, v: dict, value) -> list:
@@ -347,9 +367,10 @@ def _evaluate_rows(selector: Selector, columns: Mapping, n_rows: int) -> pa.Bool
                         per_row[i] = TypedValue(t, v)
             values[name] = per_row
     out = []
+    root = lower(selector.root, rules_for(selector.dialect))
     for i in range(n_rows):
         row = {name: vals[i] for name, vals in values.items()}
-        out.append(ReferenceInterpreter(row.get, selector.dialect).truth(selector.root))
+        out.append(ReferenceInterpreter(row.get, selector.dialect).truth(root))
     return pa.array(out, pa.bool_())
 
 
@@ -389,4 +410,4 @@ def evaluate_batch(selector: Selector, columns: Mapping, n: int) -> pa.BooleanAr
     if not _arrow_strings_only(selector.root):
         return _evaluate_rows(selector, columns, n)
     evaluator = VectorizedEvaluator(columns, n, selector.dialect)
-    return _broadcast(evaluator.truth(selector.root), n)
+    return _broadcast(evaluator.truth(lower(selector.root, evaluator.rules)), n)

@@ -1,0 +1,88 @@
+"""The core language: what every back end implements, and all it implements.
+
+`lowering.lower` turns a selector's tree (the front end's `nodes`) into a tree of these nodes for
+one dialect. A construct whose meaning differs between dialects becomes the core node that says
+which meaning it has, so a back end renders the node and never asks a `Dialect` or `Rules`:
+
+- logic: `KleeneAnd` / `KleeneOr` (SQL's three-valued AND/OR) or `LeftFirstAnd` /
+  `LeftFirstOr` (ActiveMQ r450141's, WSO2); NOT is always Kleene (`nodes.Not`);
+- BETWEEN: `TwoValuedBetween` (a NULL operand makes it FALSE — NOT BETWEEN TRUE — the ``jms``
+  null rule as an explicit node), `InsideBetween` (``x >= lo AND x <= hi`` with the dialect's
+  AND; negated: its Kleene NOT) or `OutsideBetween` (NOT BETWEEN as ``x < lo OR x > hi``);
+- IN: `InStrings`, which carries what it gives for a value that is not a string.
+
+Each core node is a subclass of the front-end node of the same shape (so `nodes.children` and
+`nodes.walk` see through it), and adds only the decided fields. The front-end nodes that mean
+the same in every dialect, or that are not lowered yet (`Literal`, `Identifier`, `Not`,
+`Comparison`, `Arithmetic`, `Unary`, `Like`, `IsNull`, `FunctionCall`), are core nodes as they
+are: `CORE_TYPES` lists the language. The front-end `And`, `Or`, `Between` and `InList` are not
+in it; a back end that met one would refuse it (`visitor.NodeVisitor`).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from . import nodes as n
+
+__all__ = ["KleeneAnd", "KleeneOr", "LeftFirstAnd", "LeftFirstOr", "TwoValuedBetween", "InsideBetween",
+           "OutsideBetween", "InStrings", "CORE_TYPES", "LOWERED_AWAY"]
+
+
+@dataclass(frozen=True, slots=True)
+class KleeneAnd(n.And):
+    """Three-valued AND of two or more operands (FALSE wins, then UNKNOWN)."""
+
+
+@dataclass(frozen=True, slots=True)
+class KleeneOr(n.Or):
+    """Three-valued OR of two or more operands (TRUE wins, then UNKNOWN)."""
+
+
+@dataclass(frozen=True, slots=True)
+class LeftFirstAnd(n.And):
+    """ActiveMQ r450141's AND folded left: the first operand that is not TRUE, else TRUE. TRUE
+    exactly when `KleeneAnd` is; it differs where UNKNOWN comes before FALSE."""
+
+
+@dataclass(frozen=True, slots=True)
+class LeftFirstOr(n.Or):
+    """ActiveMQ r450141's OR folded left: TRUE when any operand is, else the last operand."""
+
+
+@dataclass(frozen=True, slots=True)
+class TwoValuedBetween(n.Between):
+    """``x [NOT] BETWEEN lo AND hi``, two-valued: FALSE when any operand is NULL, else
+    ``x >= lo AND x <= hi``; negated, the negation of that (so TRUE when one is NULL)."""
+
+
+@dataclass(frozen=True, slots=True)
+class InsideBetween(n.Between):
+    """``x >= lo AND x <= hi`` (the AND `LeftFirstAnd`'s when ``left_first``, else Kleene);
+    negated, its Kleene NOT."""
+
+    left_first: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class OutsideBetween(n.Between):
+    """``x NOT BETWEEN lo AND hi`` as ``x < lo OR x > hi`` (the OR `LeftFirstOr`'s when
+    ``left_first``, else Kleene). ``negated`` is always True."""
+
+    left_first: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class InStrings(n.InList):
+    """``x [NOT] IN ('a', ...)``: UNKNOWN when x is NULL; for a string, membership (negated: its
+    negation); for any other value, ``non_string`` (True, False, or None for UNKNOWN)."""
+
+    non_string: "bool | None" = False
+
+
+#: The front-end node types a core tree never holds (lowering replaces each of them).
+LOWERED_AWAY = (n.And, n.Or, n.Between, n.InList)
+
+#: The core language: every node type a lowered tree may hold.
+CORE_TYPES = (n.Literal, n.Identifier, n.Not, KleeneAnd, KleeneOr, LeftFirstAnd, LeftFirstOr, n.Comparison,
+              n.Arithmetic, n.Unary, TwoValuedBetween, InsideBetween, OutsideBetween, InStrings, n.Like, n.IsNull,
+              n.FunctionCall)
