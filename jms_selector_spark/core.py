@@ -9,14 +9,17 @@ which meaning it has, so a back end renders the node and never asks a `Dialect` 
 - BETWEEN: `TwoValuedBetween` (a NULL operand makes it FALSE — NOT BETWEEN TRUE — the ``jms``
   null rule as an explicit node), `InsideBetween` (``x >= lo AND x <= hi`` with the dialect's
   AND; negated: its Kleene NOT) or `OutsideBetween` (NOT BETWEEN as ``x < lo OR x > hi``);
-- IN: `InStrings`, which carries what it gives for a value that is not a string.
+- IN: `InStrings`, which carries what it gives for a value that is not a string;
+- comparisons: `Compare`, which carries its `lowering.Comparator` — for every pair of operand
+  types, the order and promotion, "unlike types: FALSE", ActiveMQ's string conversion, the NULL
+  rule of ``=`` and ``<>`` as ``NOT =`` — and so do the BETWEEN nodes for their two bounds.
 
 Each core node is a subclass of the front-end node of the same shape (so `nodes.children` and
 `nodes.walk` see through it), and adds only the decided fields. The front-end nodes that mean
 the same in every dialect, or that are not lowered yet (`Literal`, `Identifier`, `Not`,
-`Comparison`, `Arithmetic`, `Unary`, `Like`, `IsNull`, `FunctionCall`), are core nodes as they
-are: `CORE_TYPES` lists the language. The front-end `And`, `Or`, `Between` and `InList` are not
-in it; a back end that met one would refuse it (`visitor.NodeVisitor`).
+`Arithmetic`, `Unary`, `Like`, `IsNull`, `FunctionCall`), are core nodes as they are:
+`CORE_TYPES` lists the language. The front-end `And`, `Or`, `Comparison`, `Between` and `InList`
+are not in it; a back end that met one would refuse it (`visitor.NodeVisitor`).
 """
 from __future__ import annotations
 
@@ -24,7 +27,7 @@ from dataclasses import dataclass
 
 from . import nodes as n
 
-__all__ = ["KleeneAnd", "KleeneOr", "LeftFirstAnd", "LeftFirstOr", "TwoValuedBetween", "InsideBetween",
+__all__ = ["Compare", "KleeneAnd", "KleeneOr", "LeftFirstAnd", "LeftFirstOr", "TwoValuedBetween", "InsideBetween",
            "OutsideBetween", "InStrings", "CORE_TYPES", "LOWERED_AWAY"]
 
 
@@ -50,24 +53,40 @@ class LeftFirstOr(n.Or):
 
 
 @dataclass(frozen=True, slots=True)
+class Compare(n.Comparison):
+    """``left op right`` as ``cmp`` (a `lowering.Comparator`) decides it for the operands' types."""
+
+    cmp: object = None
+
+
+@dataclass(frozen=True, slots=True)
 class TwoValuedBetween(n.Between):
     """``x [NOT] BETWEEN lo AND hi``, two-valued: FALSE when any operand is NULL, else
-    ``x >= lo AND x <= hi``; negated, the negation of that (so TRUE when one is NULL)."""
+    ``x >= lo AND x <= hi`` (``low_cmp`` is the ``>=``, ``high_cmp`` the ``<=`` `Comparator`);
+    negated, the negation of that (so TRUE when one is NULL)."""
+
+    low_cmp: object = None
+    high_cmp: object = None
 
 
 @dataclass(frozen=True, slots=True)
 class InsideBetween(n.Between):
     """``x >= lo AND x <= hi`` (the AND `LeftFirstAnd`'s when ``left_first``, else Kleene);
-    negated, its Kleene NOT."""
+    negated, its Kleene NOT. ``low_cmp``/``high_cmp``: the ``>=``/``<=`` `Comparator`."""
 
+    low_cmp: object = None
+    high_cmp: object = None
     left_first: bool = False
 
 
 @dataclass(frozen=True, slots=True)
 class OutsideBetween(n.Between):
     """``x NOT BETWEEN lo AND hi`` as ``x < lo OR x > hi`` (the OR `LeftFirstOr`'s when
-    ``left_first``, else Kleene). ``negated`` is always True."""
+    ``left_first``, else Kleene). ``negated`` is always True. ``low_cmp``/``high_cmp``: the
+    ``<``/``>`` `Comparator`."""
 
+    low_cmp: object = None
+    high_cmp: object = None
     left_first: bool = False
 
 
@@ -80,9 +99,9 @@ class InStrings(n.InList):
 
 
 #: The front-end node types a core tree never holds (lowering replaces each of them).
-LOWERED_AWAY = (n.And, n.Or, n.Between, n.InList)
+LOWERED_AWAY = (n.And, n.Or, n.Comparison, n.Between, n.InList)
 
 #: The core language: every node type a lowered tree may hold.
-CORE_TYPES = (n.Literal, n.Identifier, n.Not, KleeneAnd, KleeneOr, LeftFirstAnd, LeftFirstOr, n.Comparison,
+CORE_TYPES = (n.Literal, n.Identifier, n.Not, KleeneAnd, KleeneOr, LeftFirstAnd, LeftFirstOr, Compare,
               n.Arithmetic, n.Unary, TwoValuedBetween, InsideBetween, OutsideBetween, InStrings, n.Like, n.IsNull,
               n.FunctionCall)

@@ -95,8 +95,8 @@ class ReferenceInterpreter(NodeVisitor):
     def visit_LeftFirstOr(self, node):
         return self._bool(sem.left_first_or(self._truths(node)))
 
-    def visit_Comparison(self, node):
-        return self._bool(sem.compare(node.op, self.visit(node.left), self.visit(node.right), self.rules))
+    def visit_Compare(self, node):
+        return self._bool(sem.compare(node.cmp, self.visit(node.left), self.visit(node.right)))
 
     def visit_Arithmetic(self, node):
         return sem.arithmetic(node.op, self.visit(node.left), self.visit(node.right), self.rules)
@@ -109,13 +109,14 @@ class ReferenceInterpreter(NodeVisitor):
         return self.visit(node.operand), self.visit(node.low), self.visit(node.high)
 
     def visit_TwoValuedBetween(self, node):
-        return self._bool(sem.two_valued_between(*self._bounds(node), node.negated, self.rules))
+        return self._bool(sem.two_valued_between(*self._bounds(node), node.negated, node.low_cmp, node.high_cmp))
 
     def visit_InsideBetween(self, node):
-        return self._bool(sem.inside_between(*self._bounds(node), node.negated, node.left_first, self.rules))
+        return self._bool(sem.inside_between(*self._bounds(node), node.negated, node.left_first, node.low_cmp,
+                                             node.high_cmp))
 
     def visit_OutsideBetween(self, node):
-        return self._bool(sem.outside_between(*self._bounds(node), node.left_first, self.rules))
+        return self._bool(sem.outside_between(*self._bounds(node), node.left_first, node.low_cmp, node.high_cmp))
 
     def visit_InStrings(self, node):
         values = tuple(lit.value for lit in node.values)

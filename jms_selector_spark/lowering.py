@@ -23,7 +23,7 @@ from .dialects import Dialect
 from .nodes import ArithOp, CompareOp
 from .types import JmsType, promote
 
-__all__ = ["lower", "Rules", "rules_for", "Order", "NumericOrder", "Between", "CompareRule", "Logic", "NullEquality",
+__all__ = ["lower", "Comparator", "Rules", "rules_for", "Order", "NumericOrder", "Between", "CompareRule", "Logic", "NullEquality",
            "HeaderRule"]
 
 
@@ -99,6 +99,50 @@ class HeaderRule:
 _NO_HEADER_RULE = HeaderRule(False, None)
 
 
+@dataclass(frozen=True, eq=False)
+class Comparator:
+    """One comparison operator as a dialect decides it, for every pair of operand types: what
+    `lower` puts on each core comparison (`core.Compare`, the BETWEEN nodes' bounds), so that a
+    back end asks the node, never `Rules`. A table of data, built once per dialect and operator.
+
+    ``op``: the operator. ``eq``: not None when ``<>`` is evaluated as ``NOT (=)`` (so unlike types
+    give TRUE); it is the ``=`` comparator. ``nulls``: what ``=`` gives with a NULL operand
+    (`NullEquality`), None when a NULL operand makes the comparison UNKNOWN. ``converts_strings``:
+    a string compared with a number or boolean is converted first (`conversion` says how).
+    """
+
+    op: CompareOp
+    eq: "Comparator | None"
+    nulls: "NullEquality | None"
+    converts_strings: bool
+    orders: dict  # (lt, rt) -> `CompareRule`, every pair of static JMS types
+    conversions: dict  # (lt, rt) -> ("left" | "right" | "error", JmsType | None), converted pairs only
+
+    def rule(self, lt: JmsType, rt: JmsType) -> CompareRule:
+        """How ``l op r`` compares two non-NULL values of the static types ``lt`` and ``rt``."""
+        return self.orders[(lt, rt)]
+
+    def conversion(self, lt, rt) -> "tuple[str, JmsType | None] | None":
+        """Which side of a string vs number/boolean pair is converted (`Rules.string_conversion`)."""
+        return self.conversions.get((lt, rt))
+
+
+_STATIC = tuple(t for t in JmsType if t.is_static)
+
+
+@functools.lru_cache(maxsize=None)
+def _comparator(rules: "Rules", op: CompareOp) -> Comparator:
+    eq = _comparator(rules, CompareOp.EQ) if rules.ne_as_not_eq(op) else None
+    orders = {(a, b): rules.compare(op, a, b) for a in _STATIC for b in _STATIC}
+    conversions = {}
+    for a in _STATIC:
+        for b in _STATIC:
+            how = rules.string_conversion(a, b)
+            if how is not None:
+                conversions[(a, b)] = how
+    return Comparator(op, eq, rules.eq_nulls(op), rules.converts_strings, orders, conversions)
+
+
 class Rules:
     """A dialect's evaluation rules as decisions (build with `rules_for`; immutable)."""
 
@@ -125,6 +169,10 @@ class Rules:
         if op is not CompareOp.EQ:
             return None
         return _NULL_EQUALITY.get(self._d.null_equality)
+
+    def comparator(self, op: CompareOp) -> Comparator:
+        """``op`` as this dialect decides it for every pair of types (`Comparator`; cached)."""
+        return _comparator(self, op)
 
     # -- logic ------------------------------------------------------------------------------------
     @property
@@ -272,12 +320,13 @@ class _Lowering:
         elif t is n.Between:
             x, lo, hi = low(node.operand), low(node.low), low(node.high)
             how = self.rules.between(node.negated)
+            cmp = self.rules.comparator
             if how is Between.NULL_IS_FALSE:
-                out = c.TwoValuedBetween(x, lo, hi, node.negated, node.span)
+                out = c.TwoValuedBetween(x, lo, hi, node.negated, node.span, cmp(GE), cmp(LE))
             elif how is Between.OUTSIDE_AS_OR:
-                out = c.OutsideBetween(x, lo, hi, True, node.span, self.left_first)
+                out = c.OutsideBetween(x, lo, hi, True, node.span, cmp(LT), cmp(GT), self.left_first)
             else:
-                out = c.InsideBetween(x, lo, hi, node.negated, node.span, self.left_first)
+                out = c.InsideBetween(x, lo, hi, node.negated, node.span, cmp(GE), cmp(LE), self.left_first)
         elif t is n.InList:
             out = c.InStrings(low(node.operand), node.values, node.negated, node.span,
                               self.rules.in_non_string(node.negated))
@@ -290,7 +339,9 @@ class _Lowering:
     def _rebuilt(self, node, t):
         """``node`` with lowered children (itself when none changed)."""
         low = self.lower
-        if t is n.Comparison or t is n.Arithmetic:
+        if t is n.Comparison:
+            return c.Compare(node.op, low(node.left), low(node.right), node.span, self.rules.comparator(node.op))
+        if t is n.Arithmetic:
             left, right = low(node.left), low(node.right)
             if left is node.left and right is node.right:
                 return node
@@ -310,3 +361,6 @@ class _Lowering:
                 return t(x, node.pattern, node.escape, node.negated, node.span)
             return t(x, node.negated, node.span)
         raise TypeError(f"not a selector node: {node!r}")
+
+
+GE, LE, LT, GT = CompareOp.GE, CompareOp.LE, CompareOp.LT, CompareOp.GT

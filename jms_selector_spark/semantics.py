@@ -12,7 +12,7 @@ from . import core as c
 from . import javanum as jn
 from . import nodes as n
 from .like import compile_like
-from .lowering import NumericOrder, Order, Rules
+from .lowering import Comparator, NumericOrder, Order, Rules
 from .nodes import ArithOp, CompareOp
 from .types import JmsType
 from .values import TypedValue
@@ -87,13 +87,14 @@ def _utf16(s: str) -> bytes:
     return s.encode("utf-16-be", "surrogatepass")
 
 
-def compare(op: CompareOp, lv, rv, rules: Rules) -> "bool | None":
-    """``lv op rv`` as `Rules` decides: UNKNOWN if an operand is NULL (unless ``=`` is
-    NULL-aware), FALSE for unlike types, else the comparison in the type the rules name."""
-    if rules.ne_as_not_eq(op):
-        return kleene_not(compare(CompareOp.EQ, lv, rv, rules))
+def compare(cmp: Comparator, lv, rv) -> "bool | None":
+    """``lv op rv`` as the `lowering.Comparator` ``cmp`` decides: UNKNOWN if an operand is NULL
+    (unless ``=`` is NULL-aware), FALSE for unlike types, else the comparison in the type it names."""
+    if cmp.eq is not None:
+        return kleene_not(compare(cmp.eq, lv, rv))
+    op = cmp.op
     if lv is None or rv is None:
-        nulls = rules.eq_nulls(op)
+        nulls = cmp.nulls
         if nulls is None:
             return None
         return nulls.both if lv is None and rv is None else nulls.left if lv is None else nulls.right
@@ -101,10 +102,10 @@ def compare(op: CompareOp, lv, rv, rules: Rules) -> "bool | None":
         # A function's list value (ActiveMQ's SPLIT / MAKELIST): `=` is List.equals (element-wise),
         # anything else with a list is FALSE (ActiveMQ cannot order a list: it throws).
         return op is CompareOp.EQ and java_equals(lv, rv)
-    conversion = rules.string_conversion(lv.type, rv.type)
+    conversion = cmp.conversion(lv.type, rv.type)
     if conversion is not None:
-        return compare_converted(op, lv, rv, conversion, rules)
-    rule = rules.compare(op, lv.type, rv.type)
+        return compare_converted(cmp, lv, rv, conversion)
+    rule = cmp.rule(lv.type, rv.type)
     if rule is Order.FALSE:
         return False
     if isinstance(rule, NumericOrder):
@@ -133,9 +134,9 @@ def compare(op: CompareOp, lv, rv, rules: Rules) -> "bool | None":
     return _order(op, (a > b) - (a < b))
 
 
-def compare_converted(op: CompareOp, lv: TypedValue, rv: TypedValue, conversion, rules: Rules) -> "bool | None":
+def compare_converted(cmp: Comparator, lv: TypedValue, rv: TypedValue, conversion) -> "bool | None":
     """``lv op rv`` for a string against a number or boolean under ``convert_string_expressions``
-    (``conversion`` is `Rules.string_conversion`'s decision): the string becomes the other side's
+    (``conversion`` is `Comparator.conversion`'s decision): the string becomes the other side's
     class (`javanum.java_value_of`); text Java cannot read (NumberFormatException) compares FALSE;
     a boolean on the left is an ActiveMQ error (UNKNOWN)."""
     side, t = conversion
@@ -146,7 +147,7 @@ def compare_converted(op: CompareOp, lv: TypedValue, rv: TypedValue, conversion,
     if value is None:
         return False
     conv = TypedValue(t, value)
-    return compare(op, conv, rv, rules) if side == "left" else compare(op, lv, conv, rules)
+    return compare(cmp, conv, rv) if side == "left" else compare(cmp, lv, conv)
 
 
 def java_equals(a: TypedValue, b: TypedValue) -> bool:
@@ -244,27 +245,26 @@ def java_string(v: TypedValue, jdk: int = 17) -> str:
 
 # -- predicates, and one node given its operand values -----------------------------------------------
 
-def two_valued_between(v, lo, hi, negated: bool, rules: Rules) -> "bool | None":
+def two_valued_between(v, lo, hi, negated: bool, ge: Comparator, le: Comparator) -> "bool | None":
     """`core.TwoValuedBetween`: FALSE when an operand is NULL, else ``v >= lo AND v <= hi``;
     negated, the negation."""
-    C = CompareOp
     if v is None or lo is None or hi is None:
         t = False
     else:
-        t = compare(C.GE, v, lo, rules) and compare(C.LE, v, hi, rules)
+        t = compare(ge, v, lo) and compare(le, v, hi)
     return (not t) if negated else t
 
 
-def inside_between(v, lo, hi, negated: bool, left_first: bool, rules: Rules) -> "bool | None":
+def inside_between(v, lo, hi, negated: bool, left_first: bool, ge: Comparator, le: Comparator) -> "bool | None":
     """`core.InsideBetween`: ``v >= lo AND v <= hi`` (left-first or Kleene AND); negated, its NOT."""
-    pair = [compare(CompareOp.GE, v, lo, rules), compare(CompareOp.LE, v, hi, rules)]
+    pair = [compare(ge, v, lo), compare(le, v, hi)]
     t = left_first_and(pair) if left_first else kleene_and(pair)
     return kleene_not(t) if negated else t
 
 
-def outside_between(v, lo, hi, left_first: bool, rules: Rules) -> "bool | None":
+def outside_between(v, lo, hi, left_first: bool, lt: Comparator, gt: Comparator) -> "bool | None":
     """`core.OutsideBetween`: ``v < lo OR v > hi`` (left-first or Kleene OR)."""
-    pair = [compare(CompareOp.LT, v, lo, rules), compare(CompareOp.GT, v, hi, rules)]
+    pair = [compare(lt, v, lo), compare(gt, v, hi)]
     return left_first_or(pair) if left_first else kleene_or(pair)
 
 
@@ -308,18 +308,18 @@ def apply(node: n.Node, values: list, rules: Rules) -> "TypedValue | None":
         return _bool(left_first_and([truth(v) for v in values]))
     if t is c.LeftFirstOr:
         return _bool(left_first_or([truth(v) for v in values]))
-    if t is n.Comparison:
-        return _bool(compare(node.op, values[0], values[1], rules))
+    if t is c.Compare:
+        return _bool(compare(node.cmp, values[0], values[1]))
     if t is n.Arithmetic:
         return arithmetic(node.op, values[0], values[1], rules)
     if t is n.Unary:
         return negate(values[0]) if node.op is n.UnaryOp.MINUS else identity(values[0], rules)
     if t is c.TwoValuedBetween:
-        return _bool(two_valued_between(*values, node.negated, rules))
+        return _bool(two_valued_between(*values, node.negated, node.low_cmp, node.high_cmp))
     if t is c.InsideBetween:
-        return _bool(inside_between(*values, node.negated, node.left_first, rules))
+        return _bool(inside_between(*values, node.negated, node.left_first, node.low_cmp, node.high_cmp))
     if t is c.OutsideBetween:
-        return _bool(outside_between(*values, node.left_first, rules))
+        return _bool(outside_between(*values, node.left_first, node.low_cmp, node.high_cmp))
     if t is c.InStrings:
         return _bool(in_strings(values[0], tuple(lit.value for lit in node.values), node.negated, node.non_string))
     if t is n.Like:

@@ -187,37 +187,36 @@ class VectorizedEvaluator(NodeVisitor):
     def visit_LeftFirstOr(self, node):
         return self._logical(node, _left_first_or)
 
-    def visit_Comparison(self, node):
+    def visit_Compare(self, node):
         (left, right), folded = self._operands(node, (node.left, node.right))
-        return folded if folded is not None else _bool_union(self.compare(node.op, left, right))
+        return folded if folded is not None else _bool_union(self.compare(node.cmp, left, right))
 
-    def compare(self, op: n.CompareOp, left: dict, right: dict):
-        """`semantics.compare` per row, as a truth value."""
-        rules = self.rules
+    def compare(self, cmp, left: dict, right: dict):
+        """`semantics.compare` per row (``cmp`` a `lowering.Comparator`), as a truth value."""
         if _is_const(left) and _is_const(right):
-            return _BOOL[sem.compare(op, _typed(left), _typed(right), rules)]
-        if rules.ne_as_not_eq(op):
-            return _not(self.compare(n.CompareOp.EQ, left, right))
+            return _BOOL[sem.compare(cmp, _typed(left), _typed(right))]
+        if cmp.eq is not None:
+            return _not(self.compare(cmp.eq, left, right))
         pieces, unlike = [], False
         for lt, lp in left.items():
             for rt, rp in right.items():
-                conversion = _conversion(rules, lt, rt)
+                conversion = _conversion(cmp, lt, rt)
                 if conversion is not None:
-                    pieces.append(_compare_converted(op, lt, lp, rt, rp, conversion, rules))
+                    pieces.append(_compare_converted(cmp, lt, lp, rt, rp, conversion))
                     continue
-                r = _compare_pair(op, lt, lp, rt, rp, rules)
+                r = _compare_pair(cmp, lt, lp, rt, rp)
                 unlike |= r is None
                 if r is not None:
                     pieces.append(r)
         if unlike:  # rows with two values that do not compare: FALSE
             pieces.append(_where(_mask_and(_union_valid(left), _union_valid(right)), False, None))
         out = _coalesce(pieces)
-        nulls = rules.eq_nulls(op)
+        nulls = cmp.nulls
         if nulls is not None:
             lv, rv = _union_valid(left), _union_valid(right)
             if not (lv is True and rv is True):
                 fill = _where(lv, nulls.right, _where(rv, nulls.left, nulls.both))
-                if rules.converts_strings:  # an ActiveMQ error on two values stays UNKNOWN
+                if cmp.converts_strings:  # an ActiveMQ error on two values stays UNKNOWN
                     fill = _where(_mask_and(lv, rv), None, fill)
                 out = _coalesce([out, fill])
         return out
@@ -258,8 +257,7 @@ class VectorizedEvaluator(NodeVisitor):
         (v, lo, hi), folded = self._bounds(node)
         if folded is not None:
             return folded
-        C = n.CompareOp
-        inside = pc.and_kleene(self.compare(C.GE, v, lo), self.compare(C.LE, v, hi))
+        inside = pc.and_kleene(self.compare(node.low_cmp, v, lo), self.compare(node.high_cmp, v, hi))
         t = _where(_mask_and(_union_valid(v), _union_valid(lo), _union_valid(hi)), inside, False)
         return _bool_union(_not(t) if node.negated else t)
 
@@ -267,17 +265,15 @@ class VectorizedEvaluator(NodeVisitor):
         (v, lo, hi), folded = self._bounds(node)
         if folded is not None:
             return folded
-        C = n.CompareOp
         either = _left_first_or if node.left_first else pc.or_kleene
-        return _bool_union(either(self.compare(C.LT, v, lo), self.compare(C.GT, v, hi)))
+        return _bool_union(either(self.compare(node.low_cmp, v, lo), self.compare(node.high_cmp, v, hi)))
 
     def visit_InsideBetween(self, node):
         (v, lo, hi), folded = self._bounds(node)
         if folded is not None:
             return folded
-        C = n.CompareOp
         both = _left_first_and if node.left_first else pc.and_kleene
-        t = both(self.compare(C.GE, v, lo), self.compare(C.LE, v, hi))
+        t = both(self.compare(node.low_cmp, v, lo), self.compare(node.high_cmp, v, hi))
         return _bool_union(_not(t) if node.negated else t)
 
     def visit_InStrings(self, node):
