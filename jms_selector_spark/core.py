@@ -12,14 +12,17 @@ which meaning it has, so a back end renders the node and never asks a `Dialect` 
 - IN: `InStrings`, which carries what it gives for a value that is not a string;
 - comparisons: `Compare`, which carries its `lowering.Comparator` — for every pair of operand
   types, the order and promotion, "unlike types: FALSE", ActiveMQ's string conversion, the NULL
-  rule of ``=`` and ``<>`` as ``NOT =`` — and so do the BETWEEN nodes for their two bounds.
+  rule of ``=`` and ``<>`` as ``NOT =`` — and so do the BETWEEN nodes for their two bounds;
+- arithmetic: `Compute`, which carries its `lowering.Computation` (the type each pair of operand
+  types computes in: Java promotion and wrap, IEEE, concatenation, or no value); `Negate` (Java's
+  unary minus) and `Plus` (which says whether a non-number passes through); `Call`, an ActiveMQ
+  function, with the Java version that formats its numbers as text.
 
 Each core node is a subclass of the front-end node of the same shape (so `nodes.children` and
 `nodes.walk` see through it), and adds only the decided fields. The front-end nodes that mean
-the same in every dialect, or that are not lowered yet (`Literal`, `Identifier`, `Not`,
-`Arithmetic`, `Unary`, `Like`, `IsNull`, `FunctionCall`), are core nodes as they are:
-`CORE_TYPES` lists the language. The front-end `And`, `Or`, `Comparison`, `Between` and `InList`
-are not in it; a back end that met one would refuse it (`visitor.NodeVisitor`).
+the same in every dialect (`Literal`, `Identifier`, `Not`, `Like`, `IsNull`) are core nodes as
+they are: `CORE_TYPES` lists the language. The other front-end nodes (`And`, `Or`, `Comparison`,
+`Arithmetic`, `Unary`, `Between`, `InList`, `FunctionCall`) are not in it; a back end that met one would refuse it (`visitor.NodeVisitor`).
 """
 from __future__ import annotations
 
@@ -27,7 +30,7 @@ from dataclasses import dataclass
 
 from . import nodes as n
 
-__all__ = ["Compare", "KleeneAnd", "KleeneOr", "LeftFirstAnd", "LeftFirstOr", "TwoValuedBetween", "InsideBetween",
+__all__ = ["Compare", "Compute", "Negate", "Plus", "Call", "KleeneAnd", "KleeneOr", "LeftFirstAnd", "LeftFirstOr", "TwoValuedBetween", "InsideBetween",
            "OutsideBetween", "InStrings", "CORE_TYPES", "LOWERED_AWAY"]
 
 
@@ -57,6 +60,32 @@ class Compare(n.Comparison):
     """``left op right`` as ``cmp`` (a `lowering.Comparator`) decides it for the operands' types."""
 
     cmp: object = None
+
+
+@dataclass(frozen=True, slots=True)
+class Compute(n.Arithmetic):
+    """``left op right`` in the type ``how`` (a `lowering.Computation`) names for the operands' types."""
+
+    how: object = None
+
+
+@dataclass(frozen=True, slots=True)
+class Negate(n.Unary):
+    """Unary minus: Java promotion (byte/short to int) and wrap; NULL for a non-number."""
+
+
+@dataclass(frozen=True, slots=True)
+class Plus(n.Unary):
+    """Unary plus: a number unchanged; any other value unchanged when ``keeps_any``, else NULL."""
+
+    keeps_any: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Call(n.FunctionCall):
+    """An ActiveMQ function (`functions`); ``text_jdk`` is the Java version that formats numbers as text."""
+
+    text_jdk: int = 17
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,9 +128,8 @@ class InStrings(n.InList):
 
 
 #: The front-end node types a core tree never holds (lowering replaces each of them).
-LOWERED_AWAY = (n.And, n.Or, n.Comparison, n.Between, n.InList)
+LOWERED_AWAY = (n.And, n.Or, n.Comparison, n.Arithmetic, n.Unary, n.Between, n.InList, n.FunctionCall)
 
 #: The core language: every node type a lowered tree may hold.
 CORE_TYPES = (n.Literal, n.Identifier, n.Not, KleeneAnd, KleeneOr, LeftFirstAnd, LeftFirstOr, Compare,
-              n.Arithmetic, n.Unary, TwoValuedBetween, InsideBetween, OutsideBetween, InStrings, n.Like, n.IsNull,
-              n.FunctionCall)
+              Compute, Negate, Plus, TwoValuedBetween, InsideBetween, OutsideBetween, InStrings, n.Like, n.IsNull, Call)

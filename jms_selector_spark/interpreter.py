@@ -1,9 +1,9 @@
 """The reference interpreter: one message at a time, obviously right. The test oracle.
 
 It evaluates the core language (`core`): `run` lowers the selector's tree for the dialect
-(`lowering.lower`) and applies the rules in `semantics.py` node by node — the decided ones as the
-core nodes carry them, the others (comparison, arithmetic, signs, functions) as `lowering.Rules`
-decides them. It imports neither pandas nor pyspark, is not a production path, and is kept simple on
+(`lowering.lower`) and applies the rules in `semantics.py` node by node, as the core nodes carry
+the dialect's decisions; it never asks `lowering.Rules` while evaluating (`message_resolver`
+binds a message, as the binder binds a table, with `Rules.header`). It imports neither pandas nor pyspark, is not a production path, and is kept simple on
 purpose: when a back end disagrees with it, the back end is wrong (or the rule in `semantics.py` /
 `lowering.py` is, and then every back end changes with it).
 """
@@ -59,11 +59,11 @@ class ReferenceInterpreter(NodeVisitor):
 
     def __init__(self, resolve, dialect: Dialect):
         self.resolve = resolve
-        self.rules = rules_for(dialect)
+        self.dialect = dialect
 
     def run(self, root) -> "bool | None":
         """The truth value of the selector tree ``root`` (front-end nodes), lowered first."""
-        return self.truth(lower(root, self.rules))
+        return self.truth(lower(root, rules_for(self.dialect)))
 
     def truth(self, node) -> "bool | None":
         return sem.truth(self.visit(node))
@@ -98,12 +98,14 @@ class ReferenceInterpreter(NodeVisitor):
     def visit_Compare(self, node):
         return self._bool(sem.compare(node.cmp, self.visit(node.left), self.visit(node.right)))
 
-    def visit_Arithmetic(self, node):
-        return sem.arithmetic(node.op, self.visit(node.left), self.visit(node.right), self.rules)
+    def visit_Compute(self, node):
+        return sem.arithmetic(node.how, self.visit(node.left), self.visit(node.right))
 
-    def visit_Unary(self, node):
-        v = self.visit(node.operand)
-        return sem.negate(v) if node.op is n.UnaryOp.MINUS else sem.identity(v, self.rules)
+    def visit_Negate(self, node):
+        return sem.negate(self.visit(node.operand))
+
+    def visit_Plus(self, node):
+        return sem.identity(self.visit(node.operand), node.keeps_any)
 
     def _bounds(self, node):
         return self.visit(node.operand), self.visit(node.low), self.visit(node.high)
@@ -125,8 +127,8 @@ class ReferenceInterpreter(NodeVisitor):
     def visit_Like(self, node):
         return self._bool(sem.like(self.visit(node.operand), node.pattern, node.escape, node.negated))
 
-    def visit_FunctionCall(self, node):
-        return call_function(node.name, [self.visit(a) for a in node.args], self.rules.text_jdk)
+    def visit_Call(self, node):
+        return call_function(node.name, [self.visit(a) for a in node.args], node.text_jdk)
 
     def visit_IsNull(self, node):
         is_null = self.visit(node.operand) is None

@@ -23,7 +23,7 @@ from .dialects import Dialect
 from .nodes import ArithOp, CompareOp
 from .types import JmsType, promote
 
-__all__ = ["lower", "Comparator", "Rules", "rules_for", "Order", "NumericOrder", "Between", "CompareRule", "Logic", "NullEquality",
+__all__ = ["lower", "Comparator", "Computation", "Rules", "rules_for", "Order", "NumericOrder", "Between", "CompareRule", "Logic", "NullEquality",
            "HeaderRule"]
 
 
@@ -130,6 +130,36 @@ class Comparator:
 _STATIC = tuple(t for t in JmsType if t.is_static)
 
 
+@dataclass(frozen=True, eq=False)
+class Computation:
+    """One arithmetic operator as a dialect decides it, for every pair of operand types: what
+    `lower` puts on each core arithmetic node (`core.Compute`); a table of data, built once per
+    dialect and operator.
+
+    ``result(lt, rt)`` is the type ``l op r`` computes in for non-NULL operands (`Rules.arithmetic`):
+    STRING for string concatenation, an exact type for Java's wrapping integer arithmetic, an
+    approximate one for IEEE arithmetic, None for no value (NULL). ``text_jdk``: the Java version whose
+    ``Double.toString`` turns a number into text when concatenating.
+    """
+
+    op: ArithOp
+    results: dict  # (lt, rt) -> JmsType | None, every pair of static JMS types
+    concatenates: bool  # a string on the left concatenates whatever is on the right (a list too)
+    text_jdk: int
+
+    def result(self, lt, rt) -> "JmsType | None":
+        """The type ``l op r`` computes in (see the class); ``lt``/``rt`` may be a function's list."""
+        if (lt, rt) in self.results:
+            return self.results[(lt, rt)]
+        return JmsType.STRING if self.concatenates and lt is JmsType.STRING else None
+
+
+@functools.lru_cache(maxsize=None)
+def _computation(rules: "Rules", op: ArithOp) -> Computation:
+    results = {(a, b): rules.arithmetic(op, a, b) for a in _STATIC for b in _STATIC}
+    return Computation(op, results, rules.arithmetic(op, JmsType.STRING, None) is JmsType.STRING, rules.text_jdk)
+
+
 @functools.lru_cache(maxsize=None)
 def _comparator(rules: "Rules", op: CompareOp) -> Comparator:
     eq = _comparator(rules, CompareOp.EQ) if rules.ne_as_not_eq(op) else None
@@ -169,6 +199,10 @@ class Rules:
         if op is not CompareOp.EQ:
             return None
         return _NULL_EQUALITY.get(self._d.null_equality)
+
+    def computation(self, op: ArithOp) -> Computation:
+        """``op`` as this dialect computes it for every pair of types (`Computation`; cached)."""
+        return _computation(self, op)
 
     def comparator(self, op: CompareOp) -> Comparator:
         """``op`` as this dialect decides it for every pair of types (`Comparator`; cached)."""
@@ -342,21 +376,20 @@ class _Lowering:
         if t is n.Comparison:
             return c.Compare(node.op, low(node.left), low(node.right), node.span, self.rules.comparator(node.op))
         if t is n.Arithmetic:
-            left, right = low(node.left), low(node.right)
-            if left is node.left and right is node.right:
-                return node
-            return t(node.op, left, right, node.span)
+            return c.Compute(node.op, low(node.left), low(node.right), node.span, self.rules.computation(node.op))
         if t is n.FunctionCall:
-            args = tuple(low(a) for a in node.args)
-            return node if all(a is b for a, b in zip(args, node.args)) else t(node.name, args, node.span)
-        if t in (n.Not, n.Unary, n.Like, n.IsNull):
+            return c.Call(node.name, tuple(low(a) for a in node.args), node.span, self.rules.text_jdk)
+        if t is n.Unary:
+            x = low(node.operand)
+            if node.op is n.UnaryOp.MINUS:
+                return c.Negate(node.op, x, node.span)
+            return c.Plus(node.op, x, node.span, self.rules.plus_keeps(JmsType.STRING))
+        if t in (n.Not, n.Like, n.IsNull):
             x = low(node.operand)
             if x is node.operand:
                 return node
             if t is n.Not:
                 return t(x, node.span)
-            if t is n.Unary:
-                return t(node.op, x, node.span)
             if t is n.Like:
                 return t(x, node.pattern, node.escape, node.negated, node.span)
             return t(x, node.negated, node.span)

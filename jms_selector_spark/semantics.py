@@ -1,7 +1,8 @@
 """Scalar JMS semantics: comparison, arithmetic, truth, one value at a time.
 
 The reference interpreter is these functions applied node by node. Which rule applies (the
-comparison type, the arithmetic type, NULL handling) is decided by `lowering.Rules`; this module
+comparison type, the arithmetic type, NULL handling) is decided by `lowering`, and carried by the
+core nodes (`core`) as data (a `lowering.Comparator`, a `lowering.Computation`...); this module
 only carries the decision out on Python values, as the vectorized and SQL back ends do over
 columns (and are tested against it). Values are `TypedValue` or None (NULL); truth values are
 True, False or None (UNKNOWN).
@@ -12,7 +13,7 @@ from . import core as c
 from . import javanum as jn
 from . import nodes as n
 from .like import compile_like
-from .lowering import Comparator, NumericOrder, Order, Rules
+from .lowering import Comparator, Computation, NumericOrder, Order
 from .nodes import ArithOp, CompareOp
 from .types import JmsType
 from .values import TypedValue
@@ -170,16 +171,18 @@ def _num(t: JmsType, value) -> TypedValue:
     return TypedValue(t, value)
 
 
-def arithmetic(op: ArithOp, lv, rv, rules: Rules) -> "TypedValue | None":
-    """``lv op rv`` in the type `Rules.arithmetic` names: Java promotion and wraparound, IEEE
-    floating arithmetic, or string concatenation; NULL for NULL or non-numeric operands."""
+def arithmetic(how: Computation, lv, rv) -> "TypedValue | None":
+    """``lv op rv`` in the type the `lowering.Computation` ``how`` names: Java promotion and
+    wraparound, IEEE floating arithmetic, or string concatenation; NULL for NULL or non-numeric
+    operands."""
     if lv is None or rv is None:
         return None
-    t = rules.arithmetic(op, lv.type, rv.type)
+    op = how.op
+    t = how.result(lv.type, rv.type)
     if t is None:
         return None
     if t is JmsType.STRING:
-        return TypedValue(JmsType.STRING, lv.value + java_string(rv, rules.text_jdk))
+        return TypedValue(JmsType.STRING, lv.value + java_string(rv, how.text_jdk))
     a, b = lv.value, rv.value
     if t.is_approximate:
         # Each operand is converted to the computation type first (int -> float is one rounding)
@@ -222,9 +225,9 @@ def negate(v) -> "TypedValue | None":
     return TypedValue(t, wrap(-v.value))
 
 
-def identity(v, rules: Rules) -> "TypedValue | None":
-    """Unary plus: numbers unchanged; other values pass through only where the rules say so."""
-    if v is None or rules.plus_keeps(v.type):
+def identity(v, keeps_any: bool) -> "TypedValue | None":
+    """Unary plus: numbers unchanged; other values pass through only when ``keeps_any``."""
+    if v is None or keeps_any or (isinstance(v.type, JmsType) and v.type.is_numeric):
         return v
     return None
 
@@ -290,7 +293,7 @@ def _bool(t) -> "TypedValue | None":
     return None if t is None else TypedValue(_BOOL, t)
 
 
-def apply(node: n.Node, values: list, rules: Rules) -> "TypedValue | None":
+def apply(node: n.Node, values: list) -> "TypedValue | None":
     """The value of the core node ``node`` given the values of its operands (`nodes.children`
     order).
 
@@ -310,10 +313,12 @@ def apply(node: n.Node, values: list, rules: Rules) -> "TypedValue | None":
         return _bool(left_first_or([truth(v) for v in values]))
     if t is c.Compare:
         return _bool(compare(node.cmp, values[0], values[1]))
-    if t is n.Arithmetic:
-        return arithmetic(node.op, values[0], values[1], rules)
-    if t is n.Unary:
-        return negate(values[0]) if node.op is n.UnaryOp.MINUS else identity(values[0], rules)
+    if t is c.Compute:
+        return arithmetic(node.how, values[0], values[1])
+    if t is c.Negate:
+        return negate(values[0])
+    if t is c.Plus:
+        return identity(values[0], node.keeps_any)
     if t is c.TwoValuedBetween:
         return _bool(two_valued_between(*values, node.negated, node.low_cmp, node.high_cmp))
     if t is c.InsideBetween:

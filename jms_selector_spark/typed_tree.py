@@ -15,12 +15,14 @@ in JMS); unary minus promotes a byte or short to int (Java). A property declared
 ``property_types`` on a ``MAP<STRING, STRING>`` has its declared type (its text Java cannot read
 is NULL, a value of that type otherwise).
 
-`TypedTree.reads_dynamic` tells whether a sub-expression reads a value of dynamic type (the
-SQL back end expands exactly those predicates per type; others it translates once).
+`TypedTree.reads_dynamic` tells whether a sub-expression reads a VARIANT property (the SQL back
+end expands exactly those predicates per type; others it translates once).
 
 Nodes are keyed by identity: the tree is immutable and kept alive by the selector, and equal
 sub-trees at two places may sit in different contexts. The map is process-local; a pickled
-`BoundSelector` rebuilds it where it is used.
+`BoundSelector` rebuilds it where it is used. It is computed on first use, so a back end that
+asks nothing pays nothing; the core nodes `lowering.lower` makes are answered as the node they
+were made from (`TypedTree.derive`).
 """
 from __future__ import annotations
 
@@ -34,69 +36,89 @@ _PREDICATES = (n.Not, n.And, n.Or, n.Comparison, n.Between, n.InList, n.Like, n.
 
 
 class TypedTree:
-    """The static type of each node of one tree (`type_tree` builds it)."""
+    """The static type of each node of one tree (`type_tree` builds it).
 
-    __slots__ = ("_types", "_dynamic")
+    The map is computed on the first `type_of`; `reads_dynamic` is answered at once when the
+    table has no property of dynamic type (the common case: nothing to compute).
+    """
 
-    def __init__(self, types: dict, dynamic: set):
-        self._types = types
-        self._dynamic = dynamic
+    __slots__ = ("_root", "_columns", "_rules", "_types", "_dynamic", "_any_dynamic", "_aliases")
+
+    def __init__(self, root, columns: dict, rules):
+        self._root, self._columns, self._rules = root, columns, rules
+        self._types = self._dynamic = None
+        self._any_dynamic = T.DYNAMIC in columns.values()
+        self._aliases = {}
+
+    def _node(self, node):
+        """``node``, or the node of the typed tree a core node was made from (`derive`)."""
+        return self._aliases.get(id(node), node)
 
     def type_of(self, node: n.Node) -> JmsType:
         """The static JMS type of ``node`` (DYNAMIC or NULL when it has none; see the module)."""
-        return self._types[id(node)]
+        if self._types is None:
+            self._compute()
+        return self._types[id(self._node(node))]
 
     def reads_dynamic(self, node: n.Node) -> bool:
-        """Whether ``node`` or a node under it reads a value of dynamic type."""
-        return id(node) in self._dynamic
+        """Whether ``node`` or a node under it reads a property whose type is known only per
+        message (a VARIANT property)."""
+        if not self._any_dynamic:
+            return False
+        if self._types is None:
+            self._compute()
+        return id(self._node(node)) in self._dynamic
 
     def derive(self, new: n.Node, old: n.Node) -> None:
         """Record that ``new`` (a core node `lowering.lower` made of ``old``) has ``old``'s type."""
-        self._types[id(new)] = self._types[id(old)]
-        if id(old) in self._dynamic:
-            self._dynamic.add(id(new))
+        self._aliases[id(new)] = self._node(old)
 
     def __len__(self):
+        if self._types is None:
+            self._compute()
         return len(self._types)
+
+    def _compute(self) -> None:
+        types: dict = {}
+        dynamic: set = set()
+        self._types, self._dynamic = types, dynamic
+        if self._root is None:
+            return
+        columns, rules = self._columns, self._rules
+        stack = [(self._root, False)]
+        while stack:
+            node, done = stack.pop()
+            if not done:
+                stack.append((node, True))
+                stack.extend((c, False) for c in n.children(node))
+                continue
+            kids = n.children(node)
+            if any(id(c) in dynamic for c in kids):
+                dynamic.add(id(node))
+            if isinstance(node, n.Literal):
+                t = node.type
+            elif isinstance(node, n.Identifier):
+                t = columns[node.name]
+                if t is T.DYNAMIC:
+                    dynamic.add(id(node))
+            elif isinstance(node, _PREDICATES):
+                t = T.BOOLEAN
+            elif isinstance(node, n.Arithmetic):
+                t = _arithmetic(node.op, types[id(node.left)], types[id(node.right)], rules)
+            elif isinstance(node, n.Unary):
+                t = _unary(node.op, types[id(node.operand)], rules)
+            elif isinstance(node, n.FunctionCall):
+                t = T.DYNAMIC
+            else:  # pragma: no cover - n.children has already refused it
+                raise TypeError(f"not a selector node: {node!r}")
+            types[id(node)] = t
 
 
 def type_tree(root: "n.Node | None", column_types, rules) -> TypedTree:
-    """Type every node under ``root``: ``column_types`` maps a name to its `JmsType` (the binder's
+    """The typed tree of ``root``: ``column_types`` maps a name to its `JmsType` (the binder's
     `ColumnRef.type`), ``rules`` is the dialect's `lowering.Rules` (arithmetic's type). Iterative:
     trees nest up to `parser.MAX_DEPTH` levels."""
-    types: dict = {}
-    dynamic: set = set()
-    if root is None:
-        return TypedTree(types, dynamic)
-    stack = [(root, False)]
-    while stack:
-        node, done = stack.pop()
-        if not done:
-            stack.append((node, True))
-            stack.extend((c, False) for c in n.children(node))
-            continue
-        kids = n.children(node)
-        if any(id(c) in dynamic for c in kids):
-            dynamic.add(id(node))
-        if isinstance(node, n.Literal):
-            t = node.type
-        elif isinstance(node, n.Identifier):
-            t = column_types[node.name]
-            if t is T.DYNAMIC:
-                dynamic.add(id(node))
-        elif isinstance(node, _PREDICATES):
-            t = T.BOOLEAN
-        elif isinstance(node, n.Arithmetic):
-            t = _arithmetic(node.op, types[id(node.left)], types[id(node.right)], rules)
-        elif isinstance(node, n.Unary):
-            t = _unary(node.op, types[id(node.operand)], rules)
-        elif isinstance(node, n.FunctionCall):
-            t = T.DYNAMIC
-            dynamic.add(id(node))
-        else:  # pragma: no cover - n.children has already refused it
-            raise TypeError(f"not a selector node: {node!r}")
-        types[id(node)] = t
-    return TypedTree(types, dynamic)
+    return TypedTree(root, dict(column_types), rules)
 
 
 def _arithmetic(op, lt: JmsType, rt: JmsType, rules) -> JmsType:

@@ -62,7 +62,6 @@ from .. import nodes as n
 from ..binder import Binding, BoundSelector, bind, check_options, warn_unknown_properties
 from ..dialects import HEADER_TYPES
 from ..errors import UnsupportedSelectorError
-from ..lowering import rules_for
 from ..selector import Selector, as_selector
 from ..sql_limits import check_sql_depth
 from ..types import JmsType
@@ -98,7 +97,6 @@ class SparkSqlGenerator(SqlComparisons, SqlArithmetic, SqlLogic, NodeVisitor):
 
     def __init__(self, bound: BoundSelector, *, qualifier: tuple = ()):
         self.bound = bound
-        self.rules = rules_for(bound.dialect)
         #: Name parts put before every column path (``("m",)`` reads ```m`.`color```: a struct
         #: parameter of a SQL function instead of the table's own columns).
         self.qualifier = tuple(qualifier)

@@ -67,7 +67,6 @@ import pyarrow.compute as pc
 from .. import core as c
 from .. import nodes as n
 from .. import semantics as sem
-from ..dialects import Dialect
 from ..functions import LIST
 from ..interpreter import ReferenceInterpreter
 from ..lowering import lower, rules_for
@@ -124,7 +123,8 @@ def _column_union(entry, n_rows: int) -> dict:
 
 
 class VectorizedEvaluator(NodeVisitor):
-    """Evaluates selector nodes over a batch of columns; ``visit`` returns a union.
+    """Evaluates core nodes (`core`: a tree `lowering.lower` made for the selector's dialect) over
+    a batch of columns; ``visit`` returns a union.
 
     Parameters
     ----------
@@ -132,16 +132,13 @@ class VectorizedEvaluator(NodeVisitor):
         Selector name → ``(JmsType, pa.Array)`` or ``{JmsType: pa.Array}`` (see `evaluate_batch`).
     n_rows : int
         The number of rows of the batch.
-    dialect : Dialect
-        The rules to apply (the selector's).
     """
 
     node_types = c.CORE_TYPES
 
-    def __init__(self, columns: Mapping, n_rows: int, dialect: Dialect):
+    def __init__(self, columns: Mapping, n_rows: int):
         self.columns = columns
         self.n = n_rows
-        self.rules = rules_for(dialect)
         self._unions = {}
 
     def truth(self, node: n.Node):
@@ -150,7 +147,7 @@ class VectorizedEvaluator(NodeVisitor):
 
     def _operands(self, node, operands):
         values = [self.visit(o) for o in operands]
-        folded = _fold(node, values, self.rules) if all(map(_is_const, values)) else None
+        folded = _fold(node, values) if all(map(_is_const, values)) else None
         return values, folded
 
     def visit_Literal(self, node):
@@ -221,19 +218,25 @@ class VectorizedEvaluator(NodeVisitor):
                 out = _coalesce([out, fill])
         return out
 
-    def visit_Arithmetic(self, node):
+    def visit_Compute(self, node):
         (left, right), folded = self._operands(node, (node.left, node.right))
         if folded is not None:
             return folded
         out = {}
         for lt, lp in left.items():
             for rt, rp in right.items():
-                r = _arithmetic_pair(node.op, lt, lp, rt, rp, self.rules)
+                r = _arithmetic_pair(node.how, lt, lp, rt, rp)
                 if r is not None:
                     _merge(out, *r)
         return out
 
-    def visit_Unary(self, node):
+    def visit_Negate(self, node):
+        return self._sign(node, False)
+
+    def visit_Plus(self, node):
+        return self._sign(node, node.keeps_any)
+
+    def _sign(self, node, keeps_any: bool):
         (v,), folded = self._operands(node, (node.operand,))
         if folded is not None:
             return folded
@@ -241,7 +244,7 @@ class VectorizedEvaluator(NodeVisitor):
         for t, p in v.items():
             numeric = t != LIST and t.is_numeric
             if node.op is n.UnaryOp.PLUS:
-                if self.rules.plus_keeps(t):
+                if numeric or keeps_any:
                     out[t] = p
             elif numeric and t.is_approximate:
                 out[t] = pc.negate(p)
@@ -315,11 +318,11 @@ class VectorizedEvaluator(NodeVisitor):
         valid = _union_valid(v)
         return _bool_union(_where(valid, node.negated, not node.negated))
 
-    def visit_FunctionCall(self, node):
+    def visit_Call(self, node):
         args, folded = self._operands(node, node.args)
         if folded is not None:
             return folded
-        return _call_distinct(node.name, args, self.n, self.rules.text_jdk)
+        return _call_distinct(node.name, args, self.n, node.text_jdk)
 
 
 def _broadcast(t, n_rows: int) -> pa.BooleanArray:
@@ -405,5 +408,5 @@ def evaluate_batch(selector: Selector, columns: Mapping, n: int) -> pa.BooleanAr
         return pa.repeat(pa.scalar(True), n)
     if not _arrow_strings_only(selector.root):
         return _evaluate_rows(selector, columns, n)
-    evaluator = VectorizedEvaluator(columns, n, selector.dialect)
-    return _broadcast(evaluator.truth(lower(selector.root, evaluator.rules)), n)
+    evaluator = VectorizedEvaluator(columns, n)
+    return _broadcast(evaluator.truth(lower(selector.root, rules_for(selector.dialect))), n)
