@@ -16,11 +16,11 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .. import nodes as n
-from .. import semantics as sem
-from ..functions import LIST, call_function
-from ..types import JmsType
-from ..values import TypedValue
+from ..semantics import scalar as sem
+from ..frontend import nodes as n
+from ..semantics.functions import LIST, call_function
+from ..semantics.types import JmsType
+from ..semantics.values import TypedValue
 from .arrow_columns import ARROW_TYPES
 
 _T = JmsType

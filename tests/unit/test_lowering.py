@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import pytest
 
-from jms_selector_spark.dialects import ACTIVEMQ, DIALECTS, JMS, get_dialect
-from jms_selector_spark.lowering import Between, NullEquality, NumericOrder, Order, rules_for
-from jms_selector_spark.nodes import ArithOp, CompareOp
-from jms_selector_spark.types import JmsType as T
+from jms_selector_spark.frontend.nodes import ArithOp, CompareOp
+from jms_selector_spark.semantics.dialects import ACTIVEMQ, DIALECTS, JMS, get_dialect
+from jms_selector_spark.semantics.lowering import Between, NullEquality, NumericOrder, Order, rules_for
+from jms_selector_spark.semantics.types import JmsType as T
 
 C, A = CompareOp, ArithOp
 jms, amq = rules_for(JMS), rules_for(ACTIVEMQ)
@@ -87,16 +87,16 @@ def test_every_built_in_dialect_has_rules():
 # -- the lowering pass: the core nodes carry the decisions ---------------------------------------
 
 def _core_nodes(text, dialect):
-    from jms_selector_spark import nodes
-    from jms_selector_spark.lowering import lower
-    from jms_selector_spark.selector import parse
+    from jms_selector_spark.frontend import nodes
+    from jms_selector_spark.semantics.lowering import lower
+    from jms_selector_spark.frontend.selector import parse
 
     d = get_dialect(dialect)
     return list(nodes.walk(lower(parse(text, dialect=d).root, rules_for(d))))
 
 
 def test_comparisons_carry_their_comparator():
-    from jms_selector_spark import core
+    from jms_selector_spark.semantics import core
 
     (amq_ne,) = [x for x in _core_nodes("a <> 1", "activemq") if isinstance(x, core.Compare)]
     (jms_ne,) = [x for x in _core_nodes("a <> 1", "jms") if isinstance(x, core.Compare)]
@@ -118,7 +118,7 @@ def test_between_lowers_to_the_dialects_node(dialect, kind, left_first):
 
 
 def test_not_between_as_or_and_in_on_non_strings():
-    from jms_selector_spark import core
+    from jms_selector_spark.semantics import core
 
     nodes_ = _core_nodes("a NOT BETWEEN 1 AND 2 AND b NOT IN ('x')", "activemq")
     outside = [x for x in nodes_ if isinstance(x, core.OutsideBetween)]

@@ -8,10 +8,10 @@ import pytest
 pytest.importorskip("pyspark")
 from pyspark.sql import types as ST  # noqa: E402
 
-from jms_selector_spark import nodes as n  # noqa: E402
 from jms_selector_spark.binder import bind  # noqa: E402
-from jms_selector_spark.selector import parse  # noqa: E402
-from jms_selector_spark.types import JmsType as J  # noqa: E402
+from jms_selector_spark.frontend import nodes as n
+from jms_selector_spark.frontend.selector import parse  # noqa: E402
+from jms_selector_spark.semantics.types import JmsType as J  # noqa: E402
 
 FLAT = {"i": "int", "b": "byte", "l": "long", "d": "double", "s": "string", "f": "boolean"}
 
