@@ -25,6 +25,7 @@ nor pyarrow.
 """
 from __future__ import annotations
 
+import functools
 import logging
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -34,8 +35,9 @@ from .frontend import nodes as n
 from .frontend.errors import BindingOptionError, SelectorBindingError
 from .frontend.selector import Selector
 from .semantics.dialects import HEADER_TYPES
-from .semantics.lowering import rules_for
+from .semantics.lowering import lower, rules_for
 from .semantics.schema import to_schema
+from .semantics.typed_tree import TypedTree, type_tree
 from .semantics.types import JmsType
 
 __all__ = ["Binding", "ColumnRef", "BoundSelector", "bind", "to_schema", "jms_type_of_spark", "check_options",
@@ -168,11 +170,25 @@ class ColumnRef:
 @dataclass(frozen=True)
 class BoundSelector:
     # refs is a MappingProxyType: pickled as a plain dict (see __reduce__)
-    """A selector plus where each of its names lives in one table."""
+    """A selector plus where each of its names lives in one table, and (`types`) the static type
+    of each of its nodes."""
 
     selector: Selector
     refs: Mapping[str, ColumnRef]
     binding: Binding
+
+    @functools.cached_property
+    def types(self) -> TypedTree:
+        """The typed tree: every node's static JMS type, or DYNAMIC / NULL (`typed_tree`); built
+        on first use, once."""
+        return type_tree(self.selector.root, {name: ref.type for name, ref in self.refs.items()},
+                         rules_for(self.selector.dialect))
+
+    @functools.cached_property
+    def core(self):
+        """The selector's tree lowered to the core language (`lowering.lower`; None for an empty
+        selector); `types` knows its nodes too. Built on first use, once."""
+        return lower(self.selector.root, rules_for(self.selector.dialect), self.types)
 
     @property
     def root(self):

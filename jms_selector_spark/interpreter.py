@@ -1,7 +1,9 @@
 """The reference interpreter: one message at a time, obviously right. The test oracle.
 
-It applies the rules in `semantics/scalar.py` node by node, as `lowering.Rules` decides them for the
-dialect. It imports neither pandas nor pyspark, is not a production path, and is kept simple on
+It evaluates the core language (`core`): `run` lowers the selector's tree for the dialect
+(`lowering.lower`) and applies the rules in `semantics/scalar.py` node by node, as the core nodes carry
+the dialect's decisions; it never asks `lowering.Rules` while evaluating (`message_resolver`
+binds a message, as the binder binds a table, with `Rules.header`). It imports neither pandas nor pyspark, is not a production path, and is kept simple on
 purpose: when a back end disagrees with it, the back end is wrong (or the rule in `semantics/scalar.py` /
 `lowering.py` is, and then every back end changes with it).
 """
@@ -9,13 +11,14 @@ from __future__ import annotations
 
 from typing import Mapping
 
+from .semantics import scalar as sem
 from .frontend import nodes as n
 from .frontend.selector import as_selector
 from .frontend.visitor import NodeVisitor
-from .semantics import scalar as sem
+from .semantics import core as c
 from .semantics.dialects import Dialect, delivery_mode_code, delivery_mode_name
 from .semantics.functions import call_function
-from .semantics.lowering import rules_for
+from .semantics.lowering import lower, rules_for
 from .semantics.types import JmsType
 from .semantics.values import TypedValue, typed
 
@@ -49,11 +52,18 @@ def message_resolver(headers: "Mapping | None", properties: "Mapping | None", di
 
 
 class ReferenceInterpreter(NodeVisitor):
-    """Evaluates a selector AST against one message (a resolver of names to typed values)."""
+    """Evaluates a core tree against one message (a resolver of names to typed values); `run`
+    takes a selector's tree and lowers it first."""
+
+    node_types = c.CORE_TYPES
 
     def __init__(self, resolve, dialect: Dialect):
         self.resolve = resolve
-        self.rules = rules_for(dialect)
+        self.dialect = dialect
+
+    def run(self, root) -> "bool | None":
+        """The truth value of the selector tree ``root`` (front-end nodes), lowered first."""
+        return self.truth(lower(root, rules_for(self.dialect)))
 
     def truth(self, node) -> "bool | None":
         return sem.truth(self.visit(node))
@@ -70,35 +80,55 @@ class ReferenceInterpreter(NodeVisitor):
     def visit_Not(self, node):
         return self._bool(sem.kleene_not(self.truth(node.operand)))
 
-    def visit_And(self, node):
-        return self._bool(sem.logic_and([self.truth(op) for op in node.operands], self.rules))
+    def _truths(self, node):
+        return [self.truth(op) for op in node.operands]
 
-    def visit_Or(self, node):
-        return self._bool(sem.logic_or([self.truth(op) for op in node.operands], self.rules))
+    def visit_KleeneAnd(self, node):
+        return self._bool(sem.kleene_and(self._truths(node)))
 
-    def visit_Comparison(self, node):
-        return self._bool(sem.compare(node.op, self.visit(node.left), self.visit(node.right), self.rules))
+    def visit_KleeneOr(self, node):
+        return self._bool(sem.kleene_or(self._truths(node)))
 
-    def visit_Arithmetic(self, node):
-        return sem.arithmetic(node.op, self.visit(node.left), self.visit(node.right), self.rules)
+    def visit_LeftFirstAnd(self, node):
+        return self._bool(sem.left_first_and(self._truths(node)))
 
-    def visit_Unary(self, node):
-        v = self.visit(node.operand)
-        return sem.negate(v, self.rules) if node.op is n.UnaryOp.MINUS else sem.identity(v, self.rules)
+    def visit_LeftFirstOr(self, node):
+        return self._bool(sem.left_first_or(self._truths(node)))
 
-    def visit_Between(self, node):
-        v, lo, hi = self.visit(node.operand), self.visit(node.low), self.visit(node.high)
-        return self._bool(sem.between(v, lo, hi, node.negated, self.rules))
+    def visit_Compare(self, node):
+        return self._bool(sem.compare(node.cmp, self.visit(node.left), self.visit(node.right)))
 
-    def visit_InList(self, node):
+    def visit_Compute(self, node):
+        return sem.arithmetic(node.how, self.visit(node.left), self.visit(node.right))
+
+    def visit_Negate(self, node):
+        return sem.negate(self.visit(node.operand), node.computes_in)
+
+    def visit_Plus(self, node):
+        return sem.identity(self.visit(node.operand), node.keeps_any)
+
+    def _bounds(self, node):
+        return self.visit(node.operand), self.visit(node.low), self.visit(node.high)
+
+    def visit_TwoValuedBetween(self, node):
+        return self._bool(sem.two_valued_between(*self._bounds(node), node.negated, node.low_cmp, node.high_cmp))
+
+    def visit_InsideBetween(self, node):
+        return self._bool(sem.inside_between(*self._bounds(node), node.negated, node.left_first, node.low_cmp,
+                                             node.high_cmp))
+
+    def visit_OutsideBetween(self, node):
+        return self._bool(sem.outside_between(*self._bounds(node), node.left_first, node.low_cmp, node.high_cmp))
+
+    def visit_InStrings(self, node):
         values = tuple(lit.value for lit in node.values)
-        return self._bool(sem.in_list(self.visit(node.operand), values, node.negated, self.rules))
+        return self._bool(sem.in_strings(self.visit(node.operand), values, node.negated, node.non_string))
 
-    def visit_Like(self, node):
-        return self._bool(sem.like(self.visit(node.operand), node.pattern, node.escape, node.negated, self.rules))
+    def visit_LikeString(self, node):
+        return self._bool(sem.like(self.visit(node.operand), node.pattern, node.escape, node.negated, node.non_string))
 
-    def visit_FunctionCall(self, node):
-        return call_function(node.name, [self.visit(a) for a in node.args], self.rules.text_jdk)
+    def visit_Call(self, node):
+        return call_function(node.name, [self.visit(a) for a in node.args], node.text_jdk)
 
     def visit_IsNull(self, node):
         is_null = self.visit(node.operand) is None
@@ -147,4 +177,4 @@ def evaluate(selector, headers: "Mapping | None" = None, properties: "Mapping | 
         return True
     d = sel.dialect
     interp = ReferenceInterpreter(message_resolver(headers, properties, d, types), d)
-    return interp.truth(sel.root)
+    return interp.run(sel.root)

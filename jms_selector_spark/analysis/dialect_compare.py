@@ -362,7 +362,7 @@ def _satisfying_base(sa, sb, slots, doms, deadline: float = math.inf) -> tuple:
         total = 0
         for sel, c in parts:
             resolve = message_resolver(dict(msg.header_values), dict(msg.property_values), sel.dialect, dict(msg.property_types))
-            total += ReferenceInterpreter(resolve, sel.dialect).truth(c) is True
+            total += ReferenceInterpreter(resolve, sel.dialect).run(c) is True
         return total
 
     base = [None] * len(doms)

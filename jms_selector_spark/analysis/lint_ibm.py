@@ -57,7 +57,7 @@ def _constant_false_parts(ctx):
             continue
         if any(isinstance(x, (n.Identifier, n.FunctionCall)) for x in n.walk(node)):
             continue
-        if interp.truth(node) is False:
+        if interp.run(node) is False:
             yield node
 
 

@@ -18,10 +18,9 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..frontend import nodes as n
 from ..semantics import scalar as sem
+from ..frontend import nodes as n
 from ..semantics.functions import LIST, call_function
-from ..semantics.lowering import Rules
 from ..semantics.types import LONG_MIN, JmsType
 from ..semantics.values import TypedValue
 from .arrow_columns import ARROW_TYPES
@@ -80,13 +79,15 @@ def _java_strings(t, part, jdk: int = 17):
     return texts.take(codes)
 
 
-def _arithmetic_pair(op, lt, lp, rt, rp, rules: Rules):
-    """``lp op rp`` for one pair of types: (result type, part), or None (NULL)."""
-    t = rules.arithmetic(op, lt, rt)
+def _arithmetic_pair(how, lt, lp, rt, rp):
+    """``lp op rp`` (``how`` a `lowering.Computation`) for one pair of types: (result type, part),
+    or None (NULL)."""
+    op = how.op
+    t = how.result(lt, rt)
     if t is None:
         return None
     if t is _T.STRING:
-        return _T.STRING, pc.binary_join_element_wise(lp, _java_strings(rt, rp, rules.text_jdk), "")
+        return _T.STRING, pc.binary_join_element_wise(lp, _java_strings(rt, rp, how.text_jdk), "")
     if t.is_approximate:
         return t, _float_arithmetic(op, _as_double(lp, lt, t), _as_double(rp, rt, t), t)
     a, b = _cast(lp, ARROW_TYPES[t]), _cast(rp, ARROW_TYPES[t])

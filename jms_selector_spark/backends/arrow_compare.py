@@ -1,8 +1,8 @@
 """Comparison kernels of the vectorized evaluator (`vectorized`): ``= <> < > <= >=`` for one pair
 of union types, and LIKE.
 
-Each function renders a decision of `lowering.Rules` with pyarrow.compute kernels (numpy where
-Arrow has none): numeric promotion, ``Double.compare`` order as a signed-integer key of the IEEE
+Each function renders a decision of a `lowering.Comparator` (carried by a core node) with
+pyarrow.compute kernels (numpy where Arrow has none): numeric promotion, ``Double.compare`` order as a signed-integer key of the IEEE
 bits, UTF-16 code-unit order for strings (UTF-8 bytes with the lead bytes of U+E000..U+FFFF
 moved above those of supplementary characters), ActiveMQ's string conversion and
 ``List.equals``. LIKE runs a kernel chosen from the pattern (see `vectorized`'s docstring). The
@@ -17,11 +17,11 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..frontend import nodes as n
 from ..semantics import scalar as sem
+from ..frontend import nodes as n
 from ..semantics.functions import LIST
 from ..semantics.like import compile_like, like_segments
-from ..semantics.lowering import NumericOrder, Order, Rules
+from ..semantics.lowering import NumericOrder, Order
 from ..semantics.values import TypedValue
 from .arrow_javanum import java_value_of_arrow
 from .arrow_values import _Boxed, _as_double, _cast, _coalesce, _from_np, _mask_and, _np, _np_valid, _part_valid, _where
@@ -114,13 +114,15 @@ def _like_distinct(part: pa.Array, pattern: str, escape: "str | None") -> pa.Arr
     return hits.take(enc.indices)
 
 
-def _compare_pair(op, lt, lp, rt, rp, rules: Rules):
-    """``lp op rp`` for one pair of types: a truth value, or None when the pair is always FALSE."""
+def _compare_pair(cmp, lt, lp, rt, rp):
+    """``lp op rp`` (``cmp`` a `lowering.Comparator`) for one pair of types: a truth value, or
+    None when the pair is always FALSE."""
+    op = cmp.op
     if lt == LIST and rt == LIST and op is n.CompareOp.EQ:
         return _lists_equal(lp, rp)
     if lt == LIST or rt == LIST:
         return None
-    rule = rules.compare(op, lt, rt)
+    rule = cmp.rule(lt, rt)
     if rule is Order.FALSE:
         return None
     if isinstance(rule, NumericOrder):
@@ -133,9 +135,9 @@ def _compare_pair(op, lt, lp, rt, rp, rules: Rules):
     return _COMPARE[op](lp, rp)
 
 
-def _conversion(rules: Rules, lt, rt):
-    """`Rules.string_conversion` for one pair of union types (never for a function's list)."""
-    return None if LIST in (lt, rt) else rules.string_conversion(lt, rt)
+def _conversion(cmp, lt, rt):
+    """`Comparator.conversion` for one pair of union types (never for a function's list)."""
+    return None if LIST in (lt, rt) else cmp.conversion(lt, rt)
 
 
 def _java_value_of(part, t):
@@ -143,7 +145,7 @@ def _java_value_of(part, t):
     return java_value_of_arrow(part, t)
 
 
-def _compare_converted(op, lt, lp, rt, rp, conversion, rules: Rules):
+def _compare_converted(cmp, lt, lp, rt, rp, conversion):
     """`semantics.compare_converted` for one pair of types: the string side converted to the
     other side's class; FALSE where that text is not a number; UNKNOWN for ActiveMQ's error."""
     side, t = conversion
@@ -151,11 +153,11 @@ def _compare_converted(op, lt, lp, rt, rp, conversion, rules: Rules):
     if side == "error":
         return _where(both, None, None)
     if side == "left":
-        cmp = _compare_pair(op, t, _java_value_of(lp, t), rt, rp, rules)
+        out = _compare_pair(cmp, t, _java_value_of(lp, t), rt, rp)
     else:
-        cmp = _compare_pair(op, lt, lp, t, _java_value_of(rp, t), rules)
+        out = _compare_pair(cmp, lt, lp, t, _java_value_of(rp, t))
     false = _where(both, False, None)
-    return false if cmp is None else _coalesce([cmp, false])
+    return false if out is None else _coalesce([out, false])
 
 
 def _lists_equal(lp: _Boxed, rp: _Boxed) -> pa.BooleanArray:

@@ -16,10 +16,9 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..frontend import nodes as n
 from ..semantics import scalar as sem
+from ..frontend import nodes as n
 from ..semantics.functions import LIST, call_function
-from ..semantics.lowering import Rules
 from ..semantics.types import JmsType
 from ..semantics.values import TypedValue
 from .arrow_columns import ARROW_TYPES
@@ -148,12 +147,12 @@ def _const_union(v: "TypedValue | None") -> dict:
     return {v.type: pa.scalar(v.value, ARROW_TYPES[v.type])}
 
 
-def _fold(node: n.Node, values: list, rules: Rules) -> dict:
+def _fold(node: n.Node, values: list) -> dict:
     """A node whose operands are all constant: its value, by the scalar rules of `semantics`."""
     typed = [_typed(v) for v in values]
     if isinstance(node, n.FunctionCall):
         return _const_union(call_function(node.name, typed))
-    return _const_union(sem.apply(node, typed, rules))
+    return _const_union(sem.apply(node, typed))
 
 
 # -- numbers ------------------------------------------------------------------------------------

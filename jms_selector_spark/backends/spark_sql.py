@@ -61,8 +61,8 @@ from ..binder import Binding, BoundSelector, bind, check_options, warn_unknown_p
 from ..frontend import nodes as n
 from ..frontend.errors import UnsupportedSelectorError
 from ..frontend.selector import Selector, as_selector
+from ..semantics import core as c
 from ..semantics.dialects import HEADER_TYPES
-from ..semantics.lowering import rules_for
 from ..semantics.types import JmsType
 from .sql_arithmetic import SqlArithmetic
 from .sql_compare import SqlComparisons
@@ -93,13 +93,15 @@ class SparkSqlGenerator(SqlComparisons, SqlArithmetic, SqlLogic, NodeVisitor):
     ``generate()`` returns the fragment; NULL in it means UNKNOWN. Each ``visit_*`` returns a `V`.
     """
 
+    node_types = c.CORE_TYPES
+
     def __init__(self, bound: BoundSelector, *, qualifier: tuple = ()):
         self.bound = bound
-        self.rules = rules_for(bound.dialect)
         #: Name parts put before every column path (``("m",)`` reads ```m`.`color```: a struct
         #: parameter of a SQL function instead of the table's own columns).
         self.qualifier = tuple(qualifier)
         self.env = {name: self._column(ref) for name, ref in bound.refs.items()}
+        self.types = bound.types
         self._lets = 0  # lambda variables used so far (see `_shared`)
 
     # -- entry point ----------------------------------------------------------------------------
@@ -107,7 +109,7 @@ class SparkSqlGenerator(SqlComparisons, SqlArithmetic, SqlLogic, NodeVisitor):
         if self.bound.root is None:
             return "TRUE"
         try:
-            return check_sql_depth(self.truth(self.bound.root).sql, self.bound.selector.text)
+            return check_sql_depth(self.truth(self.bound.core).sql, self.bound.selector.text)
         except UnsupportedSelectorError as e:
             if not e.selector:
                 raise UnsupportedSelectorError(e.message, self.bound.selector.text, e.span) from None
@@ -186,10 +188,10 @@ class SparkSqlGenerator(SqlComparisons, SqlArithmetic, SqlLogic, NodeVisitor):
 
     # -- truth ----------------------------------------------------------------------------------
     def truth(self, node) -> V:
-        if isinstance(node, n.And):
-            return self._logic_and([self.truth(op) for op in node.operands])
+        if isinstance(node, n.And):  # KleeneAnd, LeftFirstAnd
+            return self._logic_and([self.truth(op) for op in node.operands], type(node) is c.LeftFirstAnd)
         if isinstance(node, n.Or):
-            return self._logic_or([self.truth(op) for op in node.operands])
+            return self._logic_or([self.truth(op) for op in node.operands], type(node) is c.LeftFirstOr)
         if isinstance(node, n.Not):
             return _not(self.truth(node.operand))
         dyn = self._dynamic_names(node)
@@ -205,6 +207,8 @@ class SparkSqlGenerator(SqlComparisons, SqlArithmetic, SqlLogic, NodeVisitor):
         return _strict(_FALSE, v)
 
     def _dynamic_names(self, node) -> list:
+        if not self.types.reads_dynamic(node):  # the typed tree (a static predicate: no CASE)
+            return []
         out = []
         for sub in n.walk(node):
             if isinstance(sub, n.Identifier) and self.env[sub.name].type is T.DYNAMIC and sub.name not in out:
@@ -263,10 +267,16 @@ class SparkSqlGenerator(SqlComparisons, SqlArithmetic, SqlLogic, NodeVisitor):
     def visit_Not(self, node):
         return self.truth(node)
 
-    def visit_And(self, node):
+    def visit_KleeneAnd(self, node):
         return self.truth(node)
 
-    def visit_Or(self, node):
+    def visit_KleeneOr(self, node):
+        return self.truth(node)
+
+    def visit_LeftFirstAnd(self, node):
+        return self.truth(node)
+
+    def visit_LeftFirstOr(self, node):
         return self.truth(node)
 
 # -- public entry point ---------------------------------------------------------------------------

@@ -49,15 +49,17 @@ class SqlArithmetic:
     """The arithmetic and function visitors of `spark_sql.SparkSqlGenerator`; each returns a `V`."""
 
     # -- arithmetic -----------------------------------------------------------------------------
-    def visit_Unary(self, node) -> V:
+    def visit_Plus(self, node) -> V:
         v = self.visit(node.operand)
-        if node.op is n.UnaryOp.PLUS:
-            if v.type is T.NULL or self.rules.plus_keeps(v.type):
-                return v
-            return V(f"CAST(NULL AS {_SPARK.get(v.type, 'STRING')})", T.NULL)
+        if v.type is T.NULL or node.keeps_any or v.type.is_numeric:
+            return v
+        return V(f"CAST(NULL AS {_SPARK.get(v.type, 'STRING')})", T.NULL)
+
+    def visit_Negate(self, node) -> V:
+        v = self.visit(node.operand)
         if v.type is T.NULL or not v.type.is_numeric:
             return V("CAST(NULL AS DOUBLE)", T.NULL)
-        t = self.rules.negation(v.type)
+        t = node.computes_in(v.type)
         if t is T.DOUBLE and v.type is not T.DOUBLE:
             return V(f"(-CAST({v.sql} AS DOUBLE))", t, v.nullable)
         if t.is_approximate:
@@ -68,12 +70,12 @@ class SqlArithmetic:
             return V(_wrap32(f"-CAST({v.sql} AS BIGINT)"), T.INT, v.nullable)
         return V(f"(-CAST({v.sql} AS INT))", T.INT, v.nullable)
 
-    def visit_Arithmetic(self, node) -> V:
+    def visit_Compute(self, node) -> V:
         l, r = self.visit(node.left), self.visit(node.right)
         op = node.op
         if l.type is T.NULL or r.type is T.NULL:
             return V("CAST(NULL AS DOUBLE)", T.NULL)
-        t = self.rules.arithmetic(op, l.type, r.type)
+        t = node.how.result(l.type, r.type)
         if t is T.STRING:
             if r.type is T.STRING:
                 rs = r.sql
@@ -134,7 +136,7 @@ class SqlArithmetic:
                  T.LONG, nullable)
 
     # -- ActiveMQ functions -----------------------------------------------------------------------
-    def visit_FunctionCall(self, node) -> V:
+    def visit_Call(self, node) -> V:
         name, args = node.name, node.args
         if name == "REGEX" and len(args) == 2:
             pat, val = args

@@ -1,7 +1,8 @@
 """Comparisons for the Spark SQL back end: ``= <> < > <= >=``, BETWEEN, IN, LIKE and IS NULL.
 
 `SqlComparisons` is a part of `spark_sql.SparkSqlGenerator` (a mixin: it uses the generator's
-``rules``, ``visit`` and ``_shared``). It renders the decisions of `lowering.Rules` — unlike
+``visit`` and ``_shared``). It renders the core's comparison nodes (`core.Compare`, the three
+BETWEENs, `core.InStrings`) and the decisions their `lowering.Comparator` carries — unlike
 types, numeric promotion, Java's NaN and ``Double.compareTo`` orders, UTF-16 string order,
 ActiveMQ's and WSO2's NULL equality, ActiveMQ's string conversion, the BETWEEN null rules — as plain predicates
 wherever Spark's own operator already gives the JMS answer, so they still push down.
@@ -12,7 +13,7 @@ import math
 
 from ..frontend import nodes as n
 from ..frontend.errors import UnsupportedSelectorError
-from ..semantics.lowering import Between, NumericOrder, Order
+from ..semantics.lowering import NumericOrder, Order
 from ..semantics.types import JmsType
 from .sql_javanum import java_value_of_sql
 from .sql_render import (_FALSE, _TRUE, _UNKNOWN, NULL_BOOL, V, _and, _bool, _cast, _is_zero_possible, _may_nan,
@@ -28,20 +29,21 @@ class SqlComparisons:
     """The comparison and predicate visitors of `spark_sql.SparkSqlGenerator`; each returns a `V`."""
 
     # -- comparison -----------------------------------------------------------------------------
-    def visit_Comparison(self, node) -> V:
-        return self.compare(node.op, self.visit(node.left), self.visit(node.right))
+    def visit_Compare(self, node) -> V:
+        return self.compare(node.cmp, self.visit(node.left), self.visit(node.right))
 
-    def compare(self, op, l: V, r: V) -> V:
-        if self.rules.ne_as_not_eq(op):
-            return _not(self.compare(C.EQ, l, r))
-        nulls = self.rules.eq_nulls(op)
+    def compare(self, cmp, l: V, r: V) -> V:
+        """``l op r`` as the `lowering.Comparator` ``cmp`` decides."""
+        if cmp.eq is not None:
+            return _not(self.compare(cmp.eq, l, r))
+        nulls = cmp.nulls
         if nulls is not None:
-            return self._shared(lambda a, b: self._null_eq(a, b, nulls), l, r)
+            return self._shared(lambda a, b: self._null_eq(cmp, a, b, nulls), l, r)
         if l.type is T.NULL or r.type is T.NULL:
             return _UNKNOWN
-        return self._core(op, l, r)
+        return self._core(cmp, l, r)
 
-    def _null_eq(self, l: V, r: V, nulls) -> V:
+    def _null_eq(self, cmp, l: V, r: V, nulls) -> V:
         """``l = r`` where a NULL operand gives a value (`lowering.NullEquality`): ActiveMQ's NULL
         on the left UNKNOWN, on the right FALSE, both TRUE; WSO2's one side FALSE, both TRUE."""
         def const(b):
@@ -60,7 +62,7 @@ class SqlComparisons:
                 return _bool(f"({other.op()} IS NULL)", False, True)
             return _bool(f"IF({other.op()} IS NULL, {text(nulls.both)}, {text(one)})",
                          None in (one, nulls.both), True)
-        core = self._core(C.EQ, l, r)
+        core = self._core(cmp, l, r)
         if not (l.nullable and r.nullable):
             one = nulls.left if l.nullable else nulls.right if r.nullable else None
             if one is None:
@@ -70,7 +72,7 @@ class SqlComparisons:
                      f" WHEN {r.op()} IS NULL THEN {text(nulls.right)} ELSE {core.sql} END",
                      None in (nulls.left, nulls.right, nulls.both), True)
 
-    def _core(self, op, l: V, r: V, nan_checks: bool = True) -> V:
+    def _core(self, cmp, l: V, r: V, nan_checks: bool = True) -> V:
         """``l op r`` for two static non-NULL types: NULL exactly when an operand is NULL.
 
         ``nan_checks=False`` leaves out the guards that make a NaN operand compare false (the
@@ -78,10 +80,11 @@ class SqlComparisons:
         """
         if not (l.type.is_static and r.type.is_static):  # pragma: no cover - expanded before
             raise UnsupportedSelectorError("comparison of a value of unknown type")
-        conversion = self.rules.string_conversion(l.type, r.type)
+        op = cmp.op
+        conversion = cmp.conversion(l.type, r.type)
         if conversion is not None:
-            return self._converted_compare(op, l, r, conversion)
-        rule = self.rules.compare(op, l.type, r.type)
+            return self._converted_compare(cmp, l, r, conversion)
+        rule = cmp.rule(l.type, r.type)
         if rule is Order.FALSE:
             return _strict(_FALSE, l, r)
         if isinstance(rule, NumericOrder):
@@ -91,7 +94,7 @@ class SqlComparisons:
                          l.nullable or r.nullable)
         return _bool(f"{l.op()} {op.value} {r.op()}", l.nullable or r.nullable)
 
-    def _converted_compare(self, op, l: V, r: V, conversion) -> V:
+    def _converted_compare(self, cmp, l: V, r: V, conversion) -> V:
         """`semantics.compare_converted`: the string side read with the other side's Java
         ``valueOf`` (`sql_javanum`); FALSE where Java cannot read it, NULL when an operand is."""
         side, t = conversion
@@ -99,11 +102,11 @@ class SqlComparisons:
             raise UnsupportedSelectorError("a boolean compared with a string under convert_string_expressions")
         s, o = (l, r) if side == "left" else (r, l)
         conv = V(java_value_of_sql(s.sql, t), t, True)
-        cmp = self._core(op, conv, r) if side == "left" else self._core(op, l, conv)
-        if cmp.sql in ("FALSE", NULL_BOOL):
+        out = self._core(cmp, conv, r) if side == "left" else self._core(cmp, l, conv)
+        if out.sql in ("FALSE", NULL_BOOL):
             return _strict(_FALSE, l, r)
         guard = f"{conv.sql} IS NULL" + "".join(f" AND {v.op()} IS NOT NULL" for v in (s, o) if v.nullable)
-        return _bool(f"IF({guard}, FALSE, {cmp.sql})", l.nullable or r.nullable, True)
+        return _bool(f"IF({guard}, FALSE, {out.sql})", l.nullable or r.nullable, True)
 
     @staticmethod
     def _utf16_safe(l: V, r: V) -> bool:
@@ -145,42 +148,46 @@ class SqlComparisons:
         return _bool("(" + " AND ".join([plain] + [f"NOT {x}" for x in tests]) + ")", nullable, True)
 
     # -- BETWEEN, IN, LIKE, IS NULL -------------------------------------------------------------
-    def visit_Between(self, node) -> V:
+    def visit_TwoValuedBetween(self, node) -> V:
         x, lo, hi = self.visit(node.operand), self.visit(node.low), self.visit(node.high)
-        how = self.rules.between(node.negated)
-        if how is Between.NULL_IS_FALSE:
-            if T.NULL in (x.type, lo.type, hi.type):
-                return _TRUE if node.negated else _FALSE
-            # Spark orders NaN above everything: with a non-NaN constant high bound, a NaN operand
-            # already fails `x <= hi` (and `x >= NaN` fails for any other x), exactly as Java's
-            # comparisons do, so the per-comparison NaN guards can go.
-            nan_checks = not (hi.is_const and hi.type.is_numeric and not math.isnan(float(hi.lit)))
-            inside = _and([self._core(C.GE, x, lo, nan_checks), self._core(C.LE, x, hi, nan_checks)])
-            nullable = _nulls(x, lo, hi)
-            if node.negated:
-                return _nonnull(_or([_not(inside)] + [_bool(f"{v.op()} IS NULL", False) for v in nullable]))
-            return _nonnull(_and([inside] + [_bool(f"{v.op()} IS NOT NULL", False) for v in nullable]))
-        if how is Between.OUTSIDE_AS_OR:
-            return self._logic_or([self.compare(C.LT, x, lo), self.compare(C.GT, x, hi)])
-        inside = self._logic_and([self.compare(C.GE, x, lo), self.compare(C.LE, x, hi)])
+        if T.NULL in (x.type, lo.type, hi.type):
+            return _TRUE if node.negated else _FALSE
+        # Spark orders NaN above everything: with a non-NaN constant high bound, a NaN operand
+        # already fails `x <= hi` (and `x >= NaN` fails for any other x), exactly as Java's
+        # comparisons do, so the per-comparison NaN guards can go.
+        nan_checks = not (hi.is_const and hi.type.is_numeric and not math.isnan(float(hi.lit)))
+        inside = _and([self._core(node.low_cmp, x, lo, nan_checks), self._core(node.high_cmp, x, hi, nan_checks)])
+        nullable = _nulls(x, lo, hi)
+        if node.negated:
+            return _nonnull(_or([_not(inside)] + [_bool(f"{v.op()} IS NULL", False) for v in nullable]))
+        return _nonnull(_and([inside] + [_bool(f"{v.op()} IS NOT NULL", False) for v in nullable]))
+
+    def visit_OutsideBetween(self, node) -> V:
+        x, lo, hi = self.visit(node.operand), self.visit(node.low), self.visit(node.high)
+        return self._logic_or([self.compare(node.low_cmp, x, lo), self.compare(node.high_cmp, x, hi)], node.left_first)
+
+    def visit_InsideBetween(self, node) -> V:
+        x, lo, hi = self.visit(node.operand), self.visit(node.low), self.visit(node.high)
+        inside = self._logic_and([self.compare(node.low_cmp, x, lo), self.compare(node.high_cmp, x, hi)],
+                                 node.left_first)
         return _not(inside) if node.negated else inside
 
-    def visit_InList(self, node) -> V:
+    def visit_InStrings(self, node) -> V:
         x = self.visit(node.operand)
         if x.type is T.NULL:
             return _UNKNOWN
         if x.type is not T.STRING:
-            value = self.rules.in_non_string(node.negated)
+            value = node.non_string
             return _UNKNOWN if value is None else _strict(_TRUE if value else _FALSE, x)
         vals = ", ".join(sql_string(lit.value) for lit in node.values)
         return _bool(f"{x.op()} {'NOT IN' if node.negated else 'IN'} ({vals})", x.nullable)
 
-    def visit_Like(self, node) -> V:
+    def visit_LikeString(self, node) -> V:
         x = self.visit(node.operand)
         if x.type is T.NULL:
             return _UNKNOWN
         if x.type is not T.STRING:
-            value = self.rules.like_non_string(node.negated)
+            value = node.non_string
             return _UNKNOWN if value is None else _strict(_TRUE if value else _FALSE, x)
         p = _bool(like_to_sql(x.op(), node.pattern, node.escape), x.nullable)
         return _not(p) if node.negated else p

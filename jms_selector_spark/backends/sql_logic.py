@@ -1,7 +1,8 @@
-"""AND / OR for the Spark SQL back end, as `lowering.Rules.and_or` decides them.
+"""AND / OR for the Spark SQL back end: the core's `KleeneAnd`/`KleeneOr` and
+`LeftFirstAnd`/`LeftFirstOr` (`core`).
 
-`SqlLogic` is a part of `spark_sql.SparkSqlGenerator` (a mixin: it uses the generator's ``rules``
-and ``_shared``). Kleene AND/OR are Spark's own. ActiveMQ r450141's left-first AND/OR (WSO2) have
+`SqlLogic` is a part of `spark_sql.SparkSqlGenerator` (a mixin: it uses the generator's
+``_shared``). Kleene AND/OR are Spark's own. ActiveMQ r450141's left-first AND/OR (WSO2) have
 exact Spark forms that keep what can push down:
 
 - AND is the first operand that is not TRUE. Kleene AND gives that except when a NULL comes
@@ -12,7 +13,6 @@ exact Spark forms that keep what can push down:
 """
 from __future__ import annotations
 
-from ..semantics.lowering import Logic
 from .sql_render import NULL_BOOL, V, _and, _bool, _or
 
 __all__ = ["SqlLogic"]
@@ -21,8 +21,8 @@ __all__ = ["SqlLogic"]
 class SqlLogic:
     """The AND/OR renderings of `spark_sql.SparkSqlGenerator`; each returns a `V`."""
 
-    def _logic_and(self, parts) -> V:
-        if self.rules.and_or is Logic.KLEENE:
+    def _logic_and(self, parts, left_first: bool) -> V:
+        if not left_first:
             return _and(parts)
         kept = []
         for p in parts:
@@ -45,8 +45,8 @@ class SqlLogic:
 
         return self._shared(make, *kept)
 
-    def _logic_or(self, parts) -> V:
-        if self.rules.and_or is Logic.KLEENE:
+    def _logic_or(self, parts, left_first: bool) -> V:
+        if not left_first:
             return _or(parts)
         head = [_bool(f"coalesce({p.sql}, FALSE)", False, True) if p.nullable else p
                 for p in parts[:-1] if p.sql != NULL_BOOL]

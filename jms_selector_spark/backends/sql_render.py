@@ -9,7 +9,7 @@ how constants, names and truth values are written.
 - `like_to_sql`, the linear-time rendering of a LIKE pattern (see `spark_sql`'s docstring).
 
 It decides nothing about JMS semantics: the generator (`spark_sql`, `sql_compare`,
-`sql_arithmetic`) does, from `lowering.Rules`.
+`sql_arithmetic`) does, from the decisions the core nodes carry (`core`).
 """
 from __future__ import annotations
 

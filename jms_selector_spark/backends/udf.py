@@ -63,7 +63,7 @@ class _Compiled:
         sel = self.bound.selector
         if not self._arrow_ok:  # empty selector, or strings Arrow cannot hold: evaluate_batch decides
             return evaluate_batch(sel, columns, n)
-        return _broadcast(VectorizedEvaluator(columns, n, sel.dialect).truth(sel.root), n)
+        return _broadcast(VectorizedEvaluator(columns, n).truth(self.bound.core), n)
 
 
 @functools.lru_cache(maxsize=512)

@@ -64,14 +64,14 @@ from typing import Mapping
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from ..semantics import scalar as sem
 from ..frontend import nodes as n
 from ..frontend.selector import Selector
 from ..frontend.visitor import NodeVisitor
 from ..interpreter import ReferenceInterpreter
-from ..semantics import scalar as sem
-from ..semantics.dialects import Dialect
+from ..semantics import core as c
 from ..semantics.functions import LIST
-from ..semantics.lowering import Between, Logic, rules_for
+from ..semantics.lowering import lower, rules_for
 from ..semantics.types import JmsType
 from ..semantics.values import TypedValue
 from .arrow_arithmetic import _arithmetic_pair, _call_distinct
@@ -123,7 +123,8 @@ def _column_union(entry, n_rows: int) -> dict:
 
 
 class VectorizedEvaluator(NodeVisitor):
-    """Evaluates selector nodes over a batch of columns; ``visit`` returns a union.
+    """Evaluates core nodes (`core`: a tree `lowering.lower` made for the selector's dialect) over
+    a batch of columns; ``visit`` returns a union.
 
     Parameters
     ----------
@@ -131,18 +132,14 @@ class VectorizedEvaluator(NodeVisitor):
         Selector name → ``(JmsType, pa.Array)`` or ``{JmsType: pa.Array}`` (see `evaluate_batch`).
     n_rows : int
         The number of rows of the batch.
-    dialect : Dialect
-        The rules to apply (the selector's).
     """
 
-    def __init__(self, columns: Mapping, n_rows: int, dialect: Dialect):
+    node_types = c.CORE_TYPES
+
+    def __init__(self, columns: Mapping, n_rows: int):
         self.columns = columns
         self.n = n_rows
-        self.rules = rules_for(dialect)
         self._unions = {}
-        left_first = self.rules.and_or is Logic.LEFT_FIRST
-        self._and = _left_first_and if left_first else pc.and_kleene
-        self._or = _left_first_or if left_first else pc.or_kleene
 
     def truth(self, node: n.Node):
         """The three-valued value of a node in a boolean context (a truth value)."""
@@ -150,7 +147,7 @@ class VectorizedEvaluator(NodeVisitor):
 
     def _operands(self, node, operands):
         values = [self.visit(o) for o in operands]
-        folded = _fold(node, values, self.rules) if all(map(_is_const, values)) else None
+        folded = _fold(node, values) if all(map(_is_const, values)) else None
         return values, folded
 
     def visit_Literal(self, node):
@@ -175,60 +172,71 @@ class VectorizedEvaluator(NodeVisitor):
             out = kernel(out, _truth(v))
         return _bool_union(out)
 
-    def visit_And(self, node):
-        return self._logical(node, self._and)
+    def visit_KleeneAnd(self, node):
+        return self._logical(node, pc.and_kleene)
 
-    def visit_Or(self, node):
-        return self._logical(node, self._or)
+    def visit_KleeneOr(self, node):
+        return self._logical(node, pc.or_kleene)
 
-    def visit_Comparison(self, node):
+    def visit_LeftFirstAnd(self, node):
+        return self._logical(node, _left_first_and)
+
+    def visit_LeftFirstOr(self, node):
+        return self._logical(node, _left_first_or)
+
+    def visit_Compare(self, node):
         (left, right), folded = self._operands(node, (node.left, node.right))
-        return folded if folded is not None else _bool_union(self.compare(node.op, left, right))
+        return folded if folded is not None else _bool_union(self.compare(node.cmp, left, right))
 
-    def compare(self, op: n.CompareOp, left: dict, right: dict):
-        """`semantics.compare` per row, as a truth value."""
-        rules = self.rules
+    def compare(self, cmp, left: dict, right: dict):
+        """`semantics.compare` per row (``cmp`` a `lowering.Comparator`), as a truth value."""
         if _is_const(left) and _is_const(right):
-            return _BOOL[sem.compare(op, _typed(left), _typed(right), rules)]
-        if rules.ne_as_not_eq(op):
-            return _not(self.compare(n.CompareOp.EQ, left, right))
+            return _BOOL[sem.compare(cmp, _typed(left), _typed(right))]
+        if cmp.eq is not None:
+            return _not(self.compare(cmp.eq, left, right))
         pieces, unlike = [], False
         for lt, lp in left.items():
             for rt, rp in right.items():
-                conversion = _conversion(rules, lt, rt)
+                conversion = _conversion(cmp, lt, rt)
                 if conversion is not None:
-                    pieces.append(_compare_converted(op, lt, lp, rt, rp, conversion, rules))
+                    pieces.append(_compare_converted(cmp, lt, lp, rt, rp, conversion))
                     continue
-                r = _compare_pair(op, lt, lp, rt, rp, rules)
+                r = _compare_pair(cmp, lt, lp, rt, rp)
                 unlike |= r is None
                 if r is not None:
                     pieces.append(r)
         if unlike:  # rows with two values that do not compare: FALSE
             pieces.append(_where(_mask_and(_union_valid(left), _union_valid(right)), False, None))
         out = _coalesce(pieces)
-        nulls = rules.eq_nulls(op)
+        nulls = cmp.nulls
         if nulls is not None:
             lv, rv = _union_valid(left), _union_valid(right)
             if not (lv is True and rv is True):
                 fill = _where(lv, nulls.right, _where(rv, nulls.left, nulls.both))
-                if rules.converts_strings:  # an ActiveMQ error on two values stays UNKNOWN
+                if cmp.converts_strings:  # an ActiveMQ error on two values stays UNKNOWN
                     fill = _where(_mask_and(lv, rv), None, fill)
                 out = _coalesce([out, fill])
         return out
 
-    def visit_Arithmetic(self, node):
+    def visit_Compute(self, node):
         (left, right), folded = self._operands(node, (node.left, node.right))
         if folded is not None:
             return folded
         out = {}
         for lt, lp in left.items():
             for rt, rp in right.items():
-                r = _arithmetic_pair(node.op, lt, lp, rt, rp, self.rules)
+                r = _arithmetic_pair(node.how, lt, lp, rt, rp)
                 if r is not None:
                     _merge(out, *r)
         return out
 
-    def visit_Unary(self, node):
+    def visit_Negate(self, node):
+        return self._sign(node, False)
+
+    def visit_Plus(self, node):
+        return self._sign(node, node.keeps_any)
+
+    def _sign(self, node, keeps_any: bool):
         (v,), folded = self._operands(node, (node.operand,))
         if folded is not None:
             return folded
@@ -236,29 +244,40 @@ class VectorizedEvaluator(NodeVisitor):
         for t, p in v.items():
             numeric = t != LIST and t.is_numeric
             if node.op is n.UnaryOp.PLUS:
-                if self.rules.plus_keeps(t):
+                if numeric or keeps_any:
                     out[t] = p
             elif numeric:
-                wide = self.rules.negation(t)  # Java: byte/short promote to int
+                wide = node.computes_in(t)  # Java: byte/short promote to int
                 _merge(out, wide, pc.negate(_cast(p, ARROW_TYPES[wide])))
         return out
 
-    def visit_Between(self, node):
-        (v, lo, hi), folded = self._operands(node, (node.operand, node.low, node.high))
+    def _bounds(self, node):
+        return self._operands(node, (node.operand, node.low, node.high))
+
+    def visit_TwoValuedBetween(self, node):
+        (v, lo, hi), folded = self._bounds(node)
         if folded is not None:
             return folded
-        C = n.CompareOp
-        how = self.rules.between(node.negated)
-        if how is Between.NULL_IS_FALSE:  # two-valued: NULL anywhere is FALSE
-            inside = pc.and_kleene(self.compare(C.GE, v, lo), self.compare(C.LE, v, hi))
-            t = _where(_mask_and(_union_valid(v), _union_valid(lo), _union_valid(hi)), inside, False)
-            return _bool_union(_not(t) if node.negated else t)
-        if how is Between.OUTSIDE_AS_OR:  # x < low OR x > high
-            return _bool_union(self._or(self.compare(C.LT, v, lo), self.compare(C.GT, v, hi)))
-        t = self._and(self.compare(C.GE, v, lo), self.compare(C.LE, v, hi))
+        inside = pc.and_kleene(self.compare(node.low_cmp, v, lo), self.compare(node.high_cmp, v, hi))
+        t = _where(_mask_and(_union_valid(v), _union_valid(lo), _union_valid(hi)), inside, False)
         return _bool_union(_not(t) if node.negated else t)
 
-    def visit_InList(self, node):
+    def visit_OutsideBetween(self, node):
+        (v, lo, hi), folded = self._bounds(node)
+        if folded is not None:
+            return folded
+        either = _left_first_or if node.left_first else pc.or_kleene
+        return _bool_union(either(self.compare(node.low_cmp, v, lo), self.compare(node.high_cmp, v, hi)))
+
+    def visit_InsideBetween(self, node):
+        (v, lo, hi), folded = self._bounds(node)
+        if folded is not None:
+            return folded
+        both = _left_first_and if node.left_first else pc.and_kleene
+        t = both(self.compare(node.low_cmp, v, lo), self.compare(node.high_cmp, v, hi))
+        return _bool_union(_not(t) if node.negated else t)
+
+    def visit_InStrings(self, node):
         (v,), folded = self._operands(node, (node.operand,))
         if folded is not None:
             return folded
@@ -268,7 +287,7 @@ class VectorizedEvaluator(NodeVisitor):
             hit = pc.is_in(s, value_set=pa.array([lit.value for lit in node.values], pa.string()))
             hit = _where(_part_valid(s), hit, None)  # is_in says FALSE for a null
             pieces.append(_not(hit) if node.negated else hit)
-        pieces.extend(self._non_string(v, self.rules.in_non_string(node.negated)))
+        pieces.extend(self._non_string(v, node.non_string))
         return _bool_union(_coalesce(pieces))
 
     def _non_string(self, v: dict, value) -> list:
@@ -278,7 +297,7 @@ class VectorizedEvaluator(NodeVisitor):
             return []
         return [_where(_mask_or(*(_part_valid(p) for p in others)), value, None)]
 
-    def visit_Like(self, node):
+    def visit_LikeString(self, node):
         (v,), folded = self._operands(node, (node.operand,))
         if folded is not None:
             return folded
@@ -287,7 +306,7 @@ class VectorizedEvaluator(NodeVisitor):
         if s is not None:
             hit = _like(s, node.pattern, node.escape)
             pieces.append(_not(hit) if node.negated else hit)
-        pieces.extend(self._non_string(v, self.rules.like_non_string(node.negated)))
+        pieces.extend(self._non_string(v, node.non_string))
         return _bool_union(_coalesce(pieces))
 
     def visit_IsNull(self, node):
@@ -297,11 +316,11 @@ class VectorizedEvaluator(NodeVisitor):
         valid = _union_valid(v)
         return _bool_union(_where(valid, node.negated, not node.negated))
 
-    def visit_FunctionCall(self, node):
+    def visit_Call(self, node):
         args, folded = self._operands(node, node.args)
         if folded is not None:
             return folded
-        return _call_distinct(node.name, args, self.n, self.rules.text_jdk)
+        return _call_distinct(node.name, args, self.n, node.text_jdk)
 
 
 def _broadcast(t, n_rows: int) -> pa.BooleanArray:
@@ -345,9 +364,10 @@ def _evaluate_rows(selector: Selector, columns: Mapping, n_rows: int) -> pa.Bool
                         per_row[i] = TypedValue(t, v)
             values[name] = per_row
     out = []
+    root = lower(selector.root, rules_for(selector.dialect))
     for i in range(n_rows):
         row = {name: vals[i] for name, vals in values.items()}
-        out.append(ReferenceInterpreter(row.get, selector.dialect).truth(selector.root))
+        out.append(ReferenceInterpreter(row.get, selector.dialect).truth(root))
     return pa.array(out, pa.bool_())
 
 
@@ -386,5 +406,5 @@ def evaluate_batch(selector: Selector, columns: Mapping, n: int) -> pa.BooleanAr
         return pa.repeat(pa.scalar(True), n)
     if not _arrow_strings_only(selector.root):
         return _evaluate_rows(selector, columns, n)
-    evaluator = VectorizedEvaluator(columns, n, selector.dialect)
-    return _broadcast(evaluator.truth(selector.root), n)
+    evaluator = VectorizedEvaluator(columns, n)
+    return _broadcast(evaluator.truth(lower(selector.root, rules_for(selector.dialect))), n)

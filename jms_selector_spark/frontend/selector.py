@@ -205,7 +205,7 @@ def _reject_constant_false(root: n.Node, dialect: Dialect, text: str) -> None:
         return
     from ..interpreter import ReferenceInterpreter  # evaluation code, only for this parse-time rule
 
-    if ReferenceInterpreter(lambda name: None, dialect).truth(root) is False:
+    if ReferenceInterpreter(lambda name: None, dialect).run(root) is False:
         raise SelectorTypeError(f"the selector is FALSE for every message, which the {dialect.name!r} dialect"
                                 " rejects (MQRC_SELECTOR_ALWAYS_FALSE, 2504)", text, root.span)
 

@@ -17,10 +17,13 @@ class NodeVisitor(Generic[R]):
     `UnsupportedSelectorError` naming it (and `missing_handlers` lets a test check all)."""
 
     _dispatch: dict
+    #: The node types this visitor handles: the front end's (`nodes.NODE_TYPES`), or, for a back
+    #: end, the core language's (`core.CORE_TYPES`).
+    node_types: tuple = n.NODE_TYPES
 
     def __init_subclass__(cls, **kw):
         super().__init_subclass__(**kw)
-        cls._dispatch = {t: getattr(cls, f"visit_{t.__name__}", None) for t in n.NODE_TYPES}
+        cls._dispatch = {t: getattr(cls, f"visit_{t.__name__}", None) for t in cls.node_types}
 
     def visit(self, node: n.Node) -> R:
         fn = self._dispatch.get(type(node))

@@ -18,10 +18,12 @@ import functools
 from dataclasses import dataclass
 
 from ..frontend.nodes import ArithOp, CompareOp
+from . import core as c
 from .dialects import Dialect
+from ..frontend import nodes as n
 from .types import JmsType, promote
 
-__all__ = ["Rules", "rules_for", "Order", "NumericOrder", "Between", "CompareRule", "Logic", "NullEquality",
+__all__ = ["lower", "Comparator", "Computation", "Rules", "rules_for", "Order", "NumericOrder", "Between", "CompareRule", "Logic", "NullEquality",
            "HeaderRule"]
 
 
@@ -97,6 +99,80 @@ class HeaderRule:
 _NO_HEADER_RULE = HeaderRule(False, None)
 
 
+@dataclass(frozen=True, eq=False)
+class Comparator:
+    """One comparison operator as a dialect decides it, for every pair of operand types: what
+    `lower` puts on each core comparison (`core.Compare`, the BETWEEN nodes' bounds), so that a
+    back end asks the node, never `Rules`. A table of data, built once per dialect and operator.
+
+    ``op``: the operator. ``eq``: not None when ``<>`` is evaluated as ``NOT (=)`` (so unlike types
+    give TRUE); it is the ``=`` comparator. ``nulls``: what ``=`` gives with a NULL operand
+    (`NullEquality`), None when a NULL operand makes the comparison UNKNOWN. ``converts_strings``:
+    a string compared with a number or boolean is converted first (`conversion` says how).
+    """
+
+    op: CompareOp
+    eq: "Comparator | None"
+    nulls: "NullEquality | None"
+    converts_strings: bool
+    orders: dict  # (lt, rt) -> `CompareRule`, every pair of static JMS types
+    conversions: dict  # (lt, rt) -> ("left" | "right" | "error", JmsType | None), converted pairs only
+
+    def rule(self, lt: JmsType, rt: JmsType) -> CompareRule:
+        """How ``l op r`` compares two non-NULL values of the static types ``lt`` and ``rt``."""
+        return self.orders[(lt, rt)]
+
+    def conversion(self, lt, rt) -> "tuple[str, JmsType | None] | None":
+        """Which side of a string vs number/boolean pair is converted (`Rules.string_conversion`)."""
+        return self.conversions.get((lt, rt))
+
+
+_STATIC = tuple(t for t in JmsType if t.is_static)
+
+
+@dataclass(frozen=True, eq=False)
+class Computation:
+    """One arithmetic operator as a dialect decides it, for every pair of operand types: what
+    `lower` puts on each core arithmetic node (`core.Compute`); a table of data, built once per
+    dialect and operator.
+
+    ``result(lt, rt)`` is the type ``l op r`` computes in for non-NULL operands (`Rules.arithmetic`):
+    STRING for string concatenation, an exact type for Java's wrapping integer arithmetic, an
+    approximate one for IEEE arithmetic, None for no value (NULL). ``text_jdk``: the Java version whose
+    ``Double.toString`` turns a number into text when concatenating.
+    """
+
+    op: ArithOp
+    results: dict  # (lt, rt) -> JmsType | None, every pair of static JMS types
+    concatenates: bool  # a string on the left concatenates whatever is on the right (a list too)
+    text_jdk: int
+
+    def result(self, lt, rt) -> "JmsType | None":
+        """The type ``l op r`` computes in (see the class); ``lt``/``rt`` may be a function's list."""
+        if (lt, rt) in self.results:
+            return self.results[(lt, rt)]
+        return JmsType.STRING if self.concatenates and lt is JmsType.STRING else None
+
+
+@functools.lru_cache(maxsize=None)
+def _computation(rules: "Rules", op: ArithOp) -> Computation:
+    results = {(a, b): rules.arithmetic(op, a, b) for a in _STATIC for b in _STATIC}
+    return Computation(op, results, rules.arithmetic(op, JmsType.STRING, None) is JmsType.STRING, rules.text_jdk)
+
+
+@functools.lru_cache(maxsize=None)
+def _comparator(rules: "Rules", op: CompareOp) -> Comparator:
+    eq = _comparator(rules, CompareOp.EQ) if rules.ne_as_not_eq(op) else None
+    orders = {(a, b): rules.compare(op, a, b) for a in _STATIC for b in _STATIC}
+    conversions = {}
+    for a in _STATIC:
+        for b in _STATIC:
+            how = rules.string_conversion(a, b)
+            if how is not None:
+                conversions[(a, b)] = how
+    return Comparator(op, eq, rules.eq_nulls(op), rules.converts_strings, orders, conversions)
+
+
 class Rules:
     """A dialect's evaluation rules as decisions (build with `rules_for`; immutable)."""
 
@@ -123,6 +199,14 @@ class Rules:
         if op is not CompareOp.EQ:
             return None
         return _NULL_EQUALITY.get(self._d.null_equality)
+
+    def computation(self, op: ArithOp) -> Computation:
+        """``op`` as this dialect computes it for every pair of types (`Computation`; cached)."""
+        return _computation(self, op)
+
+    def comparator(self, op: CompareOp) -> Comparator:
+        """``op`` as this dialect decides it for every pair of types (`Comparator`; cached)."""
+        return _comparator(self, op)
 
     # -- logic ------------------------------------------------------------------------------------
     @property
@@ -254,3 +338,83 @@ _NULL_EQUALITY = {"activemq": NullEquality(None, False, True), "andes": NullEqua
 def rules_for(dialect: Dialect) -> Rules:
     """The `Rules` of a dialect (cached: one object per dialect)."""
     return Rules(dialect)
+
+
+# -- the lowering pass: a selector tree → the core language (`core`) ------------------------------
+
+def lower(root: "n.Node | None", rules: Rules, types=None) -> "n.Node | None":
+    """The core tree of ``root`` for the dialect of ``rules``: every construct whose meaning the
+    dialect decides replaced by the `core` node that says which meaning it has (see `core`).
+
+    Sub-trees that do not change are shared with ``root``. ``types`` (a `typed_tree.TypedTree`
+    of ``root``, optional) learns the type of every new node, so a back end can ask it about the
+    core tree too.
+    """
+    if root is None:
+        return None
+    return _Lowering(rules, types).lower(root)
+
+
+class _Lowering:
+    __slots__ = ("rules", "types", "and_", "or_", "left_first", "negations")
+
+    def __init__(self, rules: Rules, types):
+        self.rules, self.types = rules, types
+        self.left_first = rules.and_or is Logic.LEFT_FIRST
+        self.and_, self.or_ = (c.LeftFirstAnd, c.LeftFirstOr) if self.left_first else (c.KleeneAnd, c.KleeneOr)
+        self.negations = tuple((t, rules.negation(t)) for t in JmsType if t.is_numeric)
+
+    def lower(self, node):
+        t = type(node)
+        if t is n.Literal or t is n.Identifier:
+            return node
+        low = self.lower
+        if t is n.And or t is n.Or:
+            out = (self.and_ if t is n.And else self.or_)(tuple(low(o) for o in node.operands), node.span)
+        elif t is n.Between:
+            x, lo, hi = low(node.operand), low(node.low), low(node.high)
+            how = self.rules.between(node.negated)
+            cmp = self.rules.comparator
+            if how is Between.NULL_IS_FALSE:
+                out = c.TwoValuedBetween(x, lo, hi, node.negated, node.span, cmp(GE), cmp(LE))
+            elif how is Between.OUTSIDE_AS_OR:
+                out = c.OutsideBetween(x, lo, hi, True, node.span, cmp(LT), cmp(GT), self.left_first)
+            else:
+                out = c.InsideBetween(x, lo, hi, node.negated, node.span, cmp(GE), cmp(LE), self.left_first)
+        elif t is n.InList:
+            out = c.InStrings(low(node.operand), node.values, node.negated, node.span,
+                              self.rules.in_non_string(node.negated))
+        else:
+            out = self._rebuilt(node, t)
+        if out is not node and self.types is not None:
+            self.types.derive(out, node)
+        return out
+
+    def _rebuilt(self, node, t):
+        """``node`` with lowered children (itself when none changed)."""
+        low = self.lower
+        if t is n.Comparison:
+            return c.Compare(node.op, low(node.left), low(node.right), node.span, self.rules.comparator(node.op))
+        if t is n.Arithmetic:
+            return c.Compute(node.op, low(node.left), low(node.right), node.span, self.rules.computation(node.op))
+        if t is n.FunctionCall:
+            return c.Call(node.name, tuple(low(a) for a in node.args), node.span, self.rules.text_jdk)
+        if t is n.Unary:
+            x = low(node.operand)
+            if node.op is n.UnaryOp.MINUS:
+                return c.Negate(node.op, x, node.span, self.negations)
+            return c.Plus(node.op, x, node.span, self.rules.plus_keeps(JmsType.STRING))
+        if t is n.Like:
+            return c.LikeString(low(node.operand), node.pattern, node.escape, node.negated, node.span,
+                                self.rules.like_non_string(node.negated))
+        if t in (n.Not, n.IsNull):
+            x = low(node.operand)
+            if x is node.operand:
+                return node
+            if t is n.Not:
+                return t(x, node.span)
+            return t(x, node.negated, node.span)
+        raise TypeError(f"not a selector node: {node!r}")
+
+
+GE, LE, LT, GT = CompareOp.GE, CompareOp.LE, CompareOp.LT, CompareOp.GT

@@ -1,24 +1,26 @@
 """Scalar JMS semantics: comparison, arithmetic, truth, one value at a time.
 
 The reference interpreter is these functions applied node by node. Which rule applies (the
-comparison type, the arithmetic type, NULL handling) is decided by `lowering.Rules`; this module
+comparison type, the arithmetic type, NULL handling) is decided by `lowering`, and carried by the
+core nodes (`core`) as data (a `lowering.Comparator`, a `lowering.Computation`...); this module
 only carries the decision out on Python values, as the vectorized and SQL back ends do over
 columns (and are tested against it). Values are `TypedValue` or None (NULL); truth values are
 True, False or None (UNKNOWN).
 """
 from __future__ import annotations
 
-from ..frontend import nodes as n
 from ..frontend.nodes import ArithOp, CompareOp
+from . import core as c
 from . import javanum as jn
 from .like import compile_like
-from .lowering import Between, Logic, NumericOrder, Order, Rules
+from .lowering import Comparator, Computation, NumericOrder, Order
+from ..frontend import nodes as n
 from .types import JmsType
 from .values import TypedValue
 
 __all__ = ["truth", "compare", "java_equals", "arithmetic", "negate", "identity", "kleene_and", "kleene_or", "kleene_not",
-           "logic_and", "logic_or",
-           "between", "in_list", "like", "apply"]
+           "left_first_and", "left_first_or", "two_valued_between", "inside_between", "outside_between",
+           "in_strings", "like", "apply"]
 
 _BOOL = JmsType.BOOLEAN
 
@@ -71,16 +73,6 @@ def left_first_or(ts):
     return True if True in ts else ts[-1]
 
 
-def logic_and(ts, rules: Rules):
-    """AND of truth values as `Rules.and_or` says."""
-    return left_first_and(ts) if rules.and_or is Logic.LEFT_FIRST else kleene_and(ts)
-
-
-def logic_or(ts, rules: Rules):
-    """OR of truth values as `Rules.and_or` says."""
-    return left_first_or(ts) if rules.and_or is Logic.LEFT_FIRST else kleene_or(ts)
-
-
 def _order(op: CompareOp, c: int) -> bool:
     return {
         CompareOp.EQ: c == 0,
@@ -96,13 +88,14 @@ def _utf16(s: str) -> bytes:
     return s.encode("utf-16-be", "surrogatepass")
 
 
-def compare(op: CompareOp, lv, rv, rules: Rules) -> "bool | None":
-    """``lv op rv`` as `Rules` decides: UNKNOWN if an operand is NULL (unless ``=`` is
-    NULL-aware), FALSE for unlike types, else the comparison in the type the rules name."""
-    if rules.ne_as_not_eq(op):
-        return kleene_not(compare(CompareOp.EQ, lv, rv, rules))
+def compare(cmp: Comparator, lv, rv) -> "bool | None":
+    """``lv op rv`` as the `lowering.Comparator` ``cmp`` decides: UNKNOWN if an operand is NULL
+    (unless ``=`` is NULL-aware), FALSE for unlike types, else the comparison in the type it names."""
+    if cmp.eq is not None:
+        return kleene_not(compare(cmp.eq, lv, rv))
+    op = cmp.op
     if lv is None or rv is None:
-        nulls = rules.eq_nulls(op)
+        nulls = cmp.nulls
         if nulls is None:
             return None
         return nulls.both if lv is None and rv is None else nulls.left if lv is None else nulls.right
@@ -110,10 +103,10 @@ def compare(op: CompareOp, lv, rv, rules: Rules) -> "bool | None":
         # A function's list value (ActiveMQ's SPLIT / MAKELIST): `=` is List.equals (element-wise),
         # anything else with a list is FALSE (ActiveMQ cannot order a list: it throws).
         return op is CompareOp.EQ and java_equals(lv, rv)
-    conversion = rules.string_conversion(lv.type, rv.type)
+    conversion = cmp.conversion(lv.type, rv.type)
     if conversion is not None:
-        return compare_converted(op, lv, rv, conversion, rules)
-    rule = rules.compare(op, lv.type, rv.type)
+        return compare_converted(cmp, lv, rv, conversion)
+    rule = cmp.rule(lv.type, rv.type)
     if rule is Order.FALSE:
         return False
     if isinstance(rule, NumericOrder):
@@ -142,9 +135,9 @@ def compare(op: CompareOp, lv, rv, rules: Rules) -> "bool | None":
     return _order(op, (a > b) - (a < b))
 
 
-def compare_converted(op: CompareOp, lv: TypedValue, rv: TypedValue, conversion, rules: Rules) -> "bool | None":
+def compare_converted(cmp: Comparator, lv: TypedValue, rv: TypedValue, conversion) -> "bool | None":
     """``lv op rv`` for a string against a number or boolean under ``convert_string_expressions``
-    (``conversion`` is `Rules.string_conversion`'s decision): the string becomes the other side's
+    (``conversion`` is `Comparator.conversion`'s decision): the string becomes the other side's
     class (`javanum.java_value_of`); text Java cannot read (NumberFormatException) compares FALSE;
     a boolean on the left is an ActiveMQ error (UNKNOWN)."""
     side, t = conversion
@@ -155,7 +148,7 @@ def compare_converted(op: CompareOp, lv: TypedValue, rv: TypedValue, conversion,
     if value is None:
         return False
     conv = TypedValue(t, value)
-    return compare(op, conv, rv, rules) if side == "left" else compare(op, lv, conv, rules)
+    return compare(cmp, conv, rv) if side == "left" else compare(cmp, lv, conv)
 
 
 def java_equals(a: TypedValue, b: TypedValue) -> bool:
@@ -178,16 +171,18 @@ def _num(t: JmsType, value) -> TypedValue:
     return TypedValue(t, value)
 
 
-def arithmetic(op: ArithOp, lv, rv, rules: Rules) -> "TypedValue | None":
-    """``lv op rv`` in the type `Rules.arithmetic` names: Java promotion and wraparound, IEEE
-    floating arithmetic, or string concatenation; NULL for NULL or non-numeric operands."""
+def arithmetic(how: Computation, lv, rv) -> "TypedValue | None":
+    """``lv op rv`` in the type the `lowering.Computation` ``how`` names: Java promotion and
+    wraparound, IEEE floating arithmetic, or string concatenation; NULL for NULL or non-numeric
+    operands."""
     if lv is None or rv is None:
         return None
-    t = rules.arithmetic(op, lv.type, rv.type)
+    op = how.op
+    t = how.result(lv.type, rv.type)
     if t is None:
         return None
     if t is JmsType.STRING:
-        return TypedValue(JmsType.STRING, lv.value + java_string(rv, rules.text_jdk))
+        return TypedValue(JmsType.STRING, lv.value + java_string(rv, how.text_jdk))
     a, b = lv.value, rv.value
     if t.is_approximate:
         # Each operand is converted to the computation type first (int -> float is one rounding)
@@ -219,20 +214,21 @@ def arithmetic(op: ArithOp, lv, rv, rules: Rules) -> "TypedValue | None":
     return _num(t, jn.java_irem(a, b))
 
 
-def negate(v, rules: Rules) -> "TypedValue | None":
-    """Unary minus in the type the rules say (Java: byte/short → int), wraparound; NULL for non-numerics."""
+def negate(v, computes_in) -> "TypedValue | None":
+    """Unary minus in the type ``computes_in(v.type)`` names (`core.Negate.computes_in`; Java:
+    byte/short → int), wraparound; NULL for non-numerics."""
     if v is None or not isinstance(v.type, JmsType) or not v.type.is_numeric:
         return None
-    t = rules.negation(v.type)
+    t = computes_in(v.type)
     if t.is_approximate:
         return TypedValue(t, -float(v.value))
     wrap = jn.wrap_long if t is JmsType.LONG else jn.wrap_int
     return TypedValue(t, wrap(-v.value))
 
 
-def identity(v, rules: Rules) -> "TypedValue | None":
-    """Unary plus: numbers unchanged; other values pass through only where the rules say so."""
-    if v is None or rules.plus_keeps(v.type):
+def identity(v, keeps_any: bool) -> "TypedValue | None":
+    """Unary plus: numbers unchanged; other values pass through only when ``keeps_any``."""
+    if v is None or keeps_any or (isinstance(v.type, JmsType) and v.type.is_numeric):
         return v
     return None
 
@@ -253,38 +249,45 @@ def java_string(v: TypedValue, jdk: int = 17) -> str:
 
 # -- predicates, and one node given its operand values -----------------------------------------------
 
-def between(v, lo, hi, negated: bool, rules: Rules) -> "bool | None":
-    """``v [NOT] BETWEEN lo AND hi`` as `Rules.between` says."""
-    C = CompareOp
-    how = rules.between(negated)
-    if how is Between.NULL_IS_FALSE:  # two-valued: NULL anywhere is FALSE
-        if v is None or lo is None or hi is None:
-            t = False
-        else:
-            t = compare(C.GE, v, lo, rules) and compare(C.LE, v, hi, rules)
-        return (not t) if negated else t
-    if how is Between.OUTSIDE_AS_OR:  # x < low OR x > high
-        return logic_or([compare(C.LT, v, lo, rules), compare(C.GT, v, hi, rules)], rules)
-    t = logic_and([compare(C.GE, v, lo, rules), compare(C.LE, v, hi, rules)], rules)
+def two_valued_between(v, lo, hi, negated: bool, ge: Comparator, le: Comparator) -> "bool | None":
+    """`core.TwoValuedBetween`: FALSE when an operand is NULL, else ``v >= lo AND v <= hi``;
+    negated, the negation."""
+    if v is None or lo is None or hi is None:
+        t = False
+    else:
+        t = compare(ge, v, lo) and compare(le, v, hi)
+    return (not t) if negated else t
+
+
+def inside_between(v, lo, hi, negated: bool, left_first: bool, ge: Comparator, le: Comparator) -> "bool | None":
+    """`core.InsideBetween`: ``v >= lo AND v <= hi`` (left-first or Kleene AND); negated, its NOT."""
+    pair = [compare(ge, v, lo), compare(le, v, hi)]
+    t = left_first_and(pair) if left_first else kleene_and(pair)
     return kleene_not(t) if negated else t
 
 
-def in_list(v, values: tuple, negated: bool, rules: Rules) -> "bool | None":
-    """``v [NOT] IN (values…)`` (string literals): UNKNOWN for NULL; a non-string as the rules say."""
+def outside_between(v, lo, hi, left_first: bool, lt: Comparator, gt: Comparator) -> "bool | None":
+    """`core.OutsideBetween`: ``v < lo OR v > hi`` (left-first or Kleene OR)."""
+    pair = [compare(lt, v, lo), compare(gt, v, hi)]
+    return left_first_or(pair) if left_first else kleene_or(pair)
+
+
+def in_strings(v, values: tuple, negated: bool, non_string: "bool | None") -> "bool | None":
+    """`core.InStrings`: UNKNOWN for NULL, membership for a string, ``non_string`` otherwise."""
     if v is None:
         return None
     if v.type is not JmsType.STRING:
-        return rules.in_non_string(negated)
+        return non_string
     t = v.value in values
     return (not t) if negated else t
 
 
-def like(v, pattern: str, escape: "str | None", negated: bool, rules: Rules) -> "bool | None":
-    """``v [NOT] LIKE pattern``: UNKNOWN for NULL; a non-string as the rules say."""
+def like(v, pattern: str, escape: "str | None", negated: bool, non_string: "bool | None") -> "bool | None":
+    """`core.LikeString`: UNKNOWN for NULL, the match for a string, ``non_string`` otherwise."""
     if v is None:
         return None
     if v.type is not JmsType.STRING:
-        return rules.like_non_string(negated)
+        return non_string
     t = v.type is JmsType.STRING and compile_like(pattern, escape).matches(v.value)
     return (not t) if negated else t
 
@@ -293,30 +296,42 @@ def _bool(t) -> "TypedValue | None":
     return None if t is None else TypedValue(_BOOL, t)
 
 
-def apply(node: n.Node, values: list, rules: Rules) -> "TypedValue | None":
-    """The value of ``node`` given the values of its operands (`nodes.children` order).
+def apply(node: n.Node, values: list) -> "TypedValue | None":
+    """The value of the core node ``node`` given the values of its operands (`nodes.children`
+    order).
 
     The reference interpreter is this applied bottom up; the Arrow evaluator folds constant
     nodes with it. Function calls are `functions.call_function` (which builds on this module).
     """
-    if isinstance(node, n.Not):
+    t = type(node)
+    if t is n.Not:
         return _bool(kleene_not(truth(values[0])))
-    if isinstance(node, n.And):
-        return _bool(logic_and([truth(v) for v in values], rules))
-    if isinstance(node, n.Or):
-        return _bool(logic_or([truth(v) for v in values], rules))
-    if isinstance(node, n.Comparison):
-        return _bool(compare(node.op, values[0], values[1], rules))
-    if isinstance(node, n.Arithmetic):
-        return arithmetic(node.op, values[0], values[1], rules)
-    if isinstance(node, n.Unary):
-        return negate(values[0], rules) if node.op is n.UnaryOp.MINUS else identity(values[0], rules)
-    if isinstance(node, n.Between):
-        return _bool(between(values[0], values[1], values[2], node.negated, rules))
-    if isinstance(node, n.InList):
-        return _bool(in_list(values[0], tuple(lit.value for lit in node.values), node.negated, rules))
-    if isinstance(node, n.Like):
-        return _bool(like(values[0], node.pattern, node.escape, node.negated, rules))
-    if isinstance(node, n.IsNull):
+    if t is c.KleeneAnd:
+        return _bool(kleene_and([truth(v) for v in values]))
+    if t is c.KleeneOr:
+        return _bool(kleene_or([truth(v) for v in values]))
+    if t is c.LeftFirstAnd:
+        return _bool(left_first_and([truth(v) for v in values]))
+    if t is c.LeftFirstOr:
+        return _bool(left_first_or([truth(v) for v in values]))
+    if t is c.Compare:
+        return _bool(compare(node.cmp, values[0], values[1]))
+    if t is c.Compute:
+        return arithmetic(node.how, values[0], values[1])
+    if t is c.Negate:
+        return negate(values[0], node.computes_in)
+    if t is c.Plus:
+        return identity(values[0], node.keeps_any)
+    if t is c.TwoValuedBetween:
+        return _bool(two_valued_between(*values, node.negated, node.low_cmp, node.high_cmp))
+    if t is c.InsideBetween:
+        return _bool(inside_between(*values, node.negated, node.left_first, node.low_cmp, node.high_cmp))
+    if t is c.OutsideBetween:
+        return _bool(outside_between(*values, node.left_first, node.low_cmp, node.high_cmp))
+    if t is c.InStrings:
+        return _bool(in_strings(values[0], tuple(lit.value for lit in node.values), node.negated, node.non_string))
+    if t is c.LikeString:
+        return _bool(like(values[0], node.pattern, node.escape, node.negated, node.non_string))
+    if t is n.IsNull:
         return _bool((values[0] is None) != node.negated)
-    raise TypeError(f"no scalar rule for {type(node).__name__}")
+    raise TypeError(f"no scalar rule for {t.__name__} (not a core node: lower the tree first)")

@@ -23,6 +23,7 @@ import ply.yacc as yacc
 import pytest
 
 import jms_selector_spark
+from jms_selector_spark.semantics import core
 from jms_selector_spark import ACTIVEMQ, JMS
 from jms_selector_spark.cli.commands import _LABELS, render_tree
 from jms_selector_spark.frontend import grammar_variants
@@ -116,6 +117,10 @@ def test_parser_is_not_built_at_import():
 # -- visitors ------------------------------------------------------------------------------------
 
 NODE_NAMES = {t.__name__ for t in n.NODE_TYPES}
+#: Every visitor of the package is a back end: it implements the core language (`core`), and no
+#: front-end node that lowering replaces.
+CORE_NAMES = {t.__name__ for t in core.CORE_TYPES}
+LOWERED_AWAY = {t.__name__ for t in core.LOWERED_AWAY}
 
 
 def _visitor_classes():
@@ -152,13 +157,15 @@ VISITORS = _visitor_classes()
 
 def test_the_known_visitors_are_found():
     names = {cls for _, cls in VISITORS}
-    assert {"ReferenceInterpreter", "SparkSqlGenerator"} <= names
+    assert {"ReferenceInterpreter", "SparkSqlGenerator", "VectorizedEvaluator"} <= names
 
 
 @pytest.mark.parametrize("where", sorted(VISITORS), ids=lambda w: f"{w[0]}:{w[1]}")
-def test_every_visitor_handles_every_node_type(where):
-    missing = NODE_NAMES - VISITORS[where]
+def test_every_visitor_handles_every_core_node_type_and_no_other(where):
+    missing = CORE_NAMES - VISITORS[where]
     assert not missing, f"{where[1]} in {where[0]} has no visit_ method for {sorted(missing)}"
+    front_end = LOWERED_AWAY & VISITORS[where]
+    assert not front_end, f"{where[1]} in {where[0]} handles front-end nodes lowering replaces: {sorted(front_end)}"
 
 
 def test_importable_visitors_report_no_missing_handlers():

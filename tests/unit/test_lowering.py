@@ -82,3 +82,47 @@ def test_between_and_in():
 
 def test_every_built_in_dialect_has_rules():
     assert {repr(rules_for(d)) for d in DIALECTS.values()} == {f"Rules({name!r})" for name in DIALECTS}
+
+
+# -- the lowering pass: the core nodes carry the decisions ---------------------------------------
+
+def _core_nodes(text, dialect):
+    from jms_selector_spark.frontend import nodes
+    from jms_selector_spark.semantics.lowering import lower
+    from jms_selector_spark.frontend.selector import parse
+
+    d = get_dialect(dialect)
+    return list(nodes.walk(lower(parse(text, dialect=d).root, rules_for(d))))
+
+
+def test_comparisons_carry_their_comparator():
+    from jms_selector_spark.semantics import core
+
+    (amq_ne,) = [x for x in _core_nodes("a <> 1", "activemq") if isinstance(x, core.Compare)]
+    (jms_ne,) = [x for x in _core_nodes("a <> 1", "jms") if isinstance(x, core.Compare)]
+    assert amq_ne.cmp.eq is amq.comparator(C.EQ) and amq_ne.cmp.eq.nulls == NullEquality(None, False, True)
+    assert jms_ne.cmp.eq is None and jms_ne.cmp.nulls is None
+    assert jms_ne.cmp.rule(T.INT, T.STRING) is Order.FALSE
+    assert amq.comparator(C.LT).rule(T.STRING, T.STRING) is Order.UTF16
+    assert jms.comparator(C.LT).rule(T.STRING, T.STRING) is Order.FALSE
+    assert amq.comparator(C.EQ).conversion(T.STRING, T.LONG) is None  # only under the prefix
+
+
+@pytest.mark.parametrize("dialect, kind, left_first", [
+    ("jms", "TwoValuedBetween", False), ("activemq", "InsideBetween", False), ("wso2", "InsideBetween", True)])
+def test_between_lowers_to_the_dialects_node(dialect, kind, left_first):
+    (b,) = [x for x in _core_nodes("a BETWEEN 1 AND 2", dialect) if type(x).__name__.endswith("Between")]
+    assert type(b).__name__ == kind
+    assert (b.low_cmp.op, b.high_cmp.op) == (C.GE, C.LE)
+    assert getattr(b, "left_first", False) is left_first
+
+
+def test_not_between_as_or_and_in_on_non_strings():
+    from jms_selector_spark.semantics import core
+
+    nodes_ = _core_nodes("a NOT BETWEEN 1 AND 2 AND b NOT IN ('x')", "activemq")
+    outside = [x for x in nodes_ if isinstance(x, core.OutsideBetween)]
+    in_ = [x for x in nodes_ if isinstance(x, core.InStrings)]
+    assert len(outside) == 1  # ActiveMQ's NOT BETWEEN is `a < 1 OR a > 2`
+    assert (outside[0].low_cmp.op, outside[0].high_cmp.op) == (C.LT, C.GT)
+    assert len(in_) == 1 and in_[0].non_string is amq.in_non_string(True)
