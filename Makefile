@@ -54,7 +54,7 @@ golden: setup
 
 # Rewrite README's dialect table (a column per dialect of DIALECTS, a row per dialect_table.ROWS).
 dialect-table: setup
-	$(PY) -m jms_selector_spark.dialect_table --write README.md
+	$(PY) -m jms_selector_spark.analysis.dialect_table --write README.md
 
 clean:
 	rm -rf build dist *.egg-info .pytest_cache .hypothesis spark-warehouse metastore_db

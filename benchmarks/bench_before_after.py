@@ -143,6 +143,16 @@ def run_udf(spark, df, before, after, args, log=print) -> list:
     return out
 
 
+def _submodule(pkg, *names):
+    """The first of ``pkg``'s modules ``names`` that exists (a 'before' commit may have the flat layout)."""
+    for name in names:
+        try:
+            return importlib.import_module(f"{pkg.__name__}.{name}")
+        except ModuleNotFoundError:
+            continue
+    raise ModuleNotFoundError(f"none of {names} in {pkg.__name__}")
+
+
 def run_compile(schema, before, after, args, log=print) -> list:
     from bench_native import selectors
     from bench_udf import COMPLEX, SIMPLE
@@ -150,7 +160,7 @@ def run_compile(schema, before, after, args, log=print) -> list:
     texts = [(n, s) for n, s, _ in selectors()] + [("udf-simple", SIMPLE), ("udf-complex", COMPLEX)]
     sides = {}
     for side, pkg in (("before", before), ("after", after)):
-        sel_mod = importlib.import_module(pkg.__name__ + ".selector")
+        sel_mod = _submodule(pkg, "frontend.selector", "selector")  # sub-packages since #12's layout
         sides[side] = (pkg.selector_to_sql, sel_mod._parse_cached.cache_clear)
     out = []
     for name, text in texts:

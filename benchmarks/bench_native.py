@@ -5,7 +5,7 @@
 
 For each realistic selector and the Spark SQL filter a data engineer would write by hand for it:
 
-1. **Data**: a Parquet message archive (`jms_selector_spark.sample_data.write_archive`, flat
+1. **Data**: a Parquet message archive (`jms_selector_spark.spark.sample_data.write_archive`, flat
    layout, clustered by ``JMSTimestamp``) under ``bench-data/`` — written once, reused while its
    parameters and row count match.
 2. **Scan metrics and match counts** (also the first warm-up): each plan is executed once
@@ -44,7 +44,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from jms_selector_spark import jms_filter, selector_to_sql  # noqa: E402
-from jms_selector_spark import sample_data  # noqa: E402
+from jms_selector_spark.spark import sample_data
 
 NAME = "native"
 TARGET_RATIO = 0.97

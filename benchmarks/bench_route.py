@@ -52,8 +52,9 @@ for p in (str(ROOT), str(HERE)):
 
 import bench_native as bn  # noqa: E402  (archive, plan inspection)
 
-from jms_selector_spark import jms_filter, sample_data  # noqa: E402
-from jms_selector_spark.errors import SelectorError, UnsupportedSelectorError  # noqa: E402
+from jms_selector_spark import jms_filter
+from jms_selector_spark.frontend.errors import SelectorError, UnsupportedSelectorError  # noqa: E402
+from jms_selector_spark.spark import sample_data
 
 NAME = "route"
 
@@ -375,7 +376,7 @@ def main(argv=None, spark=None) -> dict:
 
 def _plan_route(messages, subs, mode, dialect) -> "tuple":
     """(DataFrame, planning seconds by phase) of one route call."""
-    from jms_selector_spark.routing import route
+    from jms_selector_spark.spark.routing import route
 
     t0 = time.perf_counter()
     df = route(messages, subs, mode=mode, dialect=dialect)
@@ -573,7 +574,7 @@ _LIMIT = "spark.sql.codegen.hugeMethodLimit"
 
 def _split_subs(subs, schema, dialect):
     from jms_selector_spark.backends.spark_sql import selector_to_sql as to_sql
-    from jms_selector_spark.routing import Subscription
+    from jms_selector_spark.spark.routing import Subscription
 
     native, fallback = [], []
     for name, sel in subs:
@@ -593,8 +594,8 @@ def routed_df(messages, subs, plan: str, dialect: str = "jms"):
     uses) or "baseline" (today's: one CASE per subscription in one array, whole-stage codegen)."""
     from pyspark.sql import functions as F
 
-    from jms_selector_spark.dialects import get_dialect
-    from jms_selector_spark.route_plan import plan_routing, plan_sql, tag_matches
+    from jms_selector_spark.semantics.dialects import get_dialect
+    from jms_selector_spark.spark.route_plan import plan_routing, plan_sql, tag_matches
 
     d = get_dialect(dialect)
     native, fallback = _split_subs(subs, messages.schema, d)
@@ -674,11 +675,11 @@ def run_matrix(spark, args, data_dir: Path, results_path: Path) -> dict:
         if key in fingerprints and fingerprints[key] != fp:
             raise AssertionError(f"{kind} x {n}: {plan} limit={limit} gave {fp}, another plan gave {fingerprints[key]}")
         fingerprints[key] = fp
-        from jms_selector_spark.dialects import get_dialect
-        from jms_selector_spark.route_plan import plan_routing
+        from jms_selector_spark.semantics.dialects import get_dialect
+        from jms_selector_spark.spark.route_plan import plan_routing
 
         from jms_selector_spark.binder import Binding
-        from jms_selector_spark.route_templates import plan_templates
+        from jms_selector_spark.spark.route_templates import plan_templates
 
         native, fallback = _split_subs(subs, messages.schema, get_dialect("jms"))
         tp = plan_templates(native, messages.schema, get_dialect("jms"), Binding()) if plan == "indexed" else None

@@ -5,7 +5,7 @@
 No Spark needed: this is the reference evaluator every back end is tested against.
 """
 from jms_selector_spark import SelectorError, evaluate, parse
-from jms_selector_spark.printer import to_text
+from jms_selector_spark.frontend.printer import to_text
 
 selector = "JMSType = 'car' AND color = 'blue' AND weight > 2500"
 tree = parse(selector)

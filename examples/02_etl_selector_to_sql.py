@@ -33,7 +33,7 @@ def main(argv=None) -> int:
     from _local_spark import start_spark  # a quiet local session (examples/_local_spark.py)
 
     from jms_selector_spark import selector_to_sql
-    from jms_selector_spark.sample_data import write_archive
+    from jms_selector_spark.spark.sample_data import write_archive
 
     out = args.out
     # print the scan's whole filter list in explain() (default: cut at 100 characters)

@@ -58,7 +58,7 @@ def main(argv=None) -> int:
     from _local_spark import start_spark  # a quiet local session (examples/_local_spark.py)
 
     from jms_selector_spark import jms_filter, register, register_selector
-    from jms_selector_spark.sample_data import messages
+    from jms_selector_spark.spark.sample_data import messages
 
     spark = start_spark("jms-example-03", **{"spark.sql.shuffle.partitions": "2"})
     try:

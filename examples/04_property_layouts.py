@@ -38,7 +38,7 @@ def main(argv=None) -> int:
     from _local_spark import start_spark  # a quiet local session (examples/_local_spark.py)
 
     from jms_selector_spark import evaluate, selector_to_sql
-    from jms_selector_spark.sample_data import LAYOUTS, messages
+    from jms_selector_spark.spark.sample_data import LAYOUTS, messages
 
     spark = start_spark("jms-example-04")
     try:

@@ -58,7 +58,7 @@ def main(argv=None) -> int:
 
     import jms_selector_spark
     from jms_selector_spark import register, selector_columns, selector_to_sql
-    from jms_selector_spark.sample_data import messages as sample_messages
+    from jms_selector_spark.spark.sample_data import messages as sample_messages
 
     spark = (SparkSession.builder.appName("jms-example-05-spark-submit")
              .config("spark.ui.showConsoleProgress", "false")

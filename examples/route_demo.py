@@ -74,7 +74,7 @@ SUBSCRIPTIONS = [
 def how_it_runs(selector: str, schema, dialect: str) -> str:
     """``native``, ``fallback`` or ``hybrid (k native + m fallback)``, from `plan_filter`."""
     from jms_selector_spark import parse
-    from jms_selector_spark.hybrid import plan_filter
+    from jms_selector_spark.spark.hybrid import plan_filter
 
     plan = plan_filter(parse(selector, dialect=dialect), schema)
     kinds = [leaf.kind for leaf in plan.leaves()]
@@ -128,7 +128,7 @@ def main(argv=None) -> int:
     os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
 
     from jms_selector_spark import explain_filter, jms_filter, route, subscription_errors
-    from jms_selector_spark.sample_data import write_archive
+    from jms_selector_spark.spark.sample_data import write_archive
 
     t0 = _STARTED
     for sub in ("archive", "subscriptions", "dead-letters", "_routed"):

@@ -18,30 +18,31 @@ Public API (the names are stable)::
     migration_report(messages, subscriptions, from_dialect, to_dialect) -> MigrationReport
 
 Nothing here imports Spark; the Spark entry points import it when called.
+
+The package's layout follows the pipeline (each part imports only from those before it):
+``frontend/`` (text → tokens → checked AST) and ``semantics/`` (JMS values, the dialects,
+`lowering`) → ``binder`` → ``interpreter`` (the reference) → ``backends/`` (Spark SQL text,
+the Arrow evaluator) and ``analysis/`` (lint, dialect comparison) → ``spark/`` (DataFrames,
+``spark.sql``, routing) → ``cli/``.
 """
 from ._version import __version__
-from .api import explain_filter, jms_filter, selector_to_column, selector_to_sql
-from .dialect_compare import DialectComparison, TypedMessage, compare_dialects
-from .dialects import ACTIVEMQ, JMS, SOLACE, WSO2, Dialect, get_dialect
-from .errors import (
-    BindingOptionError,
-    SelectorBindingError,
-    SelectorError,
-    SelectorSyntaxError,
-    SelectorTypeError,
-    UnsupportedSelectorError,
-    SelectorTooComplexError,
-)
+from .analysis.dialect_compare import DialectComparison, TypedMessage, compare_dialects
+from .analysis.lint import LintWarning, lint
+from .frontend.errors import (BindingOptionError, SelectorBindingError, SelectorError, SelectorSyntaxError,
+                              SelectorTooComplexError, SelectorTypeError, UnsupportedSelectorError)
+from .frontend.selector import Selector, parse
 from .interpreter import evaluate
-from .lint import LintWarning, lint
-from .migration import MigrationReport, SubscriptionChange, migration_report
-from .route_plan import explain_routing
-from .routing import Subscription, route, route_report, routing_rules, subscription_errors
-from .selector import Selector, parse
-from .sql_functions import register, register_route, register_selector, selector_columns
+from .semantics.dialects import ACTIVEMQ, JMS, SOLACE, WSO2, Dialect, get_dialect
+from .spark import connect  # `connect.ship(spark)`: the package on a Spark Connect server's workers
+from .spark.api import explain_filter, jms_filter, selector_to_column, selector_to_sql
+from .spark.migration import MigrationReport, SubscriptionChange, migration_report
+from .spark.route_plan import explain_routing
+from .spark.routing import Subscription, route, route_report, routing_rules, subscription_errors
+from .spark.sql_functions import register, register_route, register_selector, selector_columns
 
 __all__ = [
     "__version__",
+    "connect",
     "parse",
     "evaluate",
     "selector_to_sql",

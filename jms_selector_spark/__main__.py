@@ -1,5 +1,5 @@
 """``python -m jms_selector_spark``: the ``jms-selector`` command line (see `cli`)."""
-from .cli import main
+from .cli.commands import main
 
 if __name__ == "__main__":
     raise SystemExit(main())

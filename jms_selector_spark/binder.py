@@ -29,12 +29,12 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Mapping
 
-from . import nodes as n
-from .dialects import HEADER_TYPES
-from .errors import BindingOptionError, SelectorBindingError
-from .lowering import rules_for
-from .selector import Selector
-from .types import JmsType
+from .frontend import nodes as n
+from .frontend.errors import BindingOptionError, SelectorBindingError
+from .frontend.selector import Selector
+from .semantics.dialects import HEADER_TYPES
+from .semantics.lowering import rules_for
+from .semantics.types import JmsType
 
 __all__ = ["Binding", "ColumnRef", "BoundSelector", "bind", "jms_type_of_spark", "check_options",
            "unknown_property_refs", "warn_unknown_properties", "UNKNOWN_PROPERTIES"]

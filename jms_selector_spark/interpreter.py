@@ -1,23 +1,23 @@
 """The reference interpreter: one message at a time, obviously right. The test oracle.
 
-It applies the rules in `semantics.py` node by node, as `lowering.Rules` decides them for the
+It applies the rules in `semantics/scalar.py` node by node, as `lowering.Rules` decides them for the
 dialect. It imports neither pandas nor pyspark, is not a production path, and is kept simple on
-purpose: when a back end disagrees with it, the back end is wrong (or the rule in `semantics.py` /
+purpose: when a back end disagrees with it, the back end is wrong (or the rule in `semantics/scalar.py` /
 `lowering.py` is, and then every back end changes with it).
 """
 from __future__ import annotations
 
 from typing import Mapping
 
-from . import nodes as n
-from . import semantics as sem
-from .dialects import Dialect, delivery_mode_code, delivery_mode_name
-from .functions import call_function
-from .lowering import rules_for
-from .selector import as_selector
-from .types import JmsType
-from .values import TypedValue, typed
-from .visitor import NodeVisitor
+from .frontend import nodes as n
+from .frontend.selector import as_selector
+from .frontend.visitor import NodeVisitor
+from .semantics import scalar as sem
+from .semantics.dialects import Dialect, delivery_mode_code, delivery_mode_name
+from .semantics.functions import call_function
+from .semantics.lowering import rules_for
+from .semantics.types import JmsType
+from .semantics.values import TypedValue, typed
 
 __all__ = ["ReferenceInterpreter", "evaluate", "message_resolver"]
 

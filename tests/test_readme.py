@@ -34,7 +34,7 @@ def _spark_tables(spark) -> dict:
     example = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(example)
     return {"spark": spark,
-            "messages": jms_selector_spark.sample_data.messages(spark, 100),
+            "messages": jms_selector_spark.spark.sample_data.messages(spark, 100),
             "subscriptions": spark.createDataFrame(example.SUBSCRIPTIONS, "name STRING, selector STRING")}
 
 
@@ -49,7 +49,7 @@ def _run(blocks, globs) -> tuple:
 
 
 def _public_names() -> dict:
-    import jms_selector_spark.sample_data  # noqa: F401  (the tables below)
+    import jms_selector_spark.spark.sample_data  # noqa: F401  (the tables below)
 
     return {name: getattr(jms_selector_spark, name) for name in jms_selector_spark.__all__}
 

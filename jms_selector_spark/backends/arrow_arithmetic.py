@@ -18,12 +18,12 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .. import nodes as n
-from .. import semantics as sem
-from ..functions import LIST, call_function
-from ..lowering import Rules
-from ..types import LONG_MIN, JmsType
-from ..values import TypedValue
+from ..frontend import nodes as n
+from ..semantics import scalar as sem
+from ..semantics.functions import LIST, call_function
+from ..semantics.lowering import Rules
+from ..semantics.types import LONG_MIN, JmsType
+from ..semantics.values import TypedValue
 from .arrow_columns import ARROW_TYPES
 from .arrow_values import _Boxed, _as_double, _cast, _distinct, _from_np, _np, _np_valid
 

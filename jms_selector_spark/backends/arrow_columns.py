@@ -17,7 +17,7 @@ from types import MappingProxyType
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..types import JmsType
+from ..semantics.types import JmsType
 from .arrow_javanum import java_value_of_arrow
 
 __all__ = ["ARROW_TYPES", "spark_like_type", "spark_like_schema", "extract_columns", "slice_rows", "is_variant_type"]

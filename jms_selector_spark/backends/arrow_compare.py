@@ -17,12 +17,12 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .. import nodes as n
-from .. import semantics as sem
-from ..functions import LIST
-from ..like import compile_like, like_segments
-from ..lowering import NumericOrder, Order, Rules
-from ..values import TypedValue
+from ..frontend import nodes as n
+from ..semantics import scalar as sem
+from ..semantics.functions import LIST
+from ..semantics.like import compile_like, like_segments
+from ..semantics.lowering import NumericOrder, Order, Rules
+from ..semantics.values import TypedValue
 from .arrow_javanum import java_value_of_arrow
 from .arrow_values import _Boxed, _as_double, _cast, _coalesce, _from_np, _mask_and, _np, _np_valid, _part_valid, _where
 

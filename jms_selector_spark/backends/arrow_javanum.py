@@ -7,8 +7,8 @@ from __future__ import annotations
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .. import javanum as jn
-from ..types import JmsType
+from ..semantics import javanum as jn
+from ..semantics.types import JmsType
 
 __all__ = ["java_value_of_arrow", "ARROW_OF"]
 

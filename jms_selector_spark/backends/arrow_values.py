@@ -16,12 +16,12 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .. import nodes as n
-from .. import semantics as sem
-from ..functions import LIST, call_function
-from ..lowering import Rules
-from ..types import JmsType
-from ..values import TypedValue
+from ..frontend import nodes as n
+from ..semantics import scalar as sem
+from ..semantics.functions import LIST, call_function
+from ..semantics.lowering import Rules
+from ..semantics.types import JmsType
+from ..semantics.values import TypedValue
 from .arrow_columns import ARROW_TYPES
 
 _T = JmsType

@@ -1,6 +1,6 @@
 """Spark SQL back end: a bound selector → a WHERE fragment (a string) with exact JMS semantics.
 
-The fragment means what `semantics.py` says under every session setting that could change a naive
+The fragment means what `semantics/scalar.py` says under every session setting that could change a naive
 translation: ``spark.sql.ansi.enabled`` on and off, ``spark.sql.caseSensitive`` on and off,
 ``spark.sql.parser.escapedStringLiterals`` on and off. It never raises at run time on any data,
 and no selector can change the meaning of the surrounding SQL:
@@ -57,21 +57,21 @@ import re
 import warnings
 from dataclasses import replace
 
-from .. import nodes as n
 from ..binder import Binding, BoundSelector, bind, check_options, warn_unknown_properties
-from ..dialects import HEADER_TYPES
-from ..errors import UnsupportedSelectorError
-from ..lowering import rules_for
-from ..selector import Selector, as_selector
-from ..sql_limits import check_sql_depth
-from ..types import JmsType
+from ..frontend import nodes as n
+from ..frontend.errors import UnsupportedSelectorError
+from ..frontend.selector import Selector, as_selector
+from ..semantics.dialects import HEADER_TYPES
+from ..semantics.lowering import rules_for
+from ..semantics.types import JmsType
 from .sql_arithmetic import SqlArithmetic
 from .sql_compare import SqlComparisons
 from .sql_javanum import java_value_of_sql
+from .sql_limits import check_sql_depth
 from .sql_logic import SqlLogic
 from .sql_render import (_FALSE, _NULL, _SPARK, _TRUE, _UNKNOWN, V, _bool, _double_literal, _exact_literal,
                          _not, _strict, sql_identifier, sql_string)
-from ..visitor import NodeVisitor
+from ..frontend.visitor import NodeVisitor
 
 __all__ = ["SparkSqlGenerator", "selector_to_sql", "infer_flat_schema"]
 

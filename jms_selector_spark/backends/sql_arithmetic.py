@@ -14,9 +14,9 @@ from __future__ import annotations
 import math
 import re
 
-from .. import nodes as n
-from ..errors import UnsupportedSelectorError
-from ..types import JmsType
+from ..frontend import nodes as n
+from ..frontend.errors import UnsupportedSelectorError
+from ..semantics.types import JmsType
 from .sql_render import _FALSE, _NULL, _SPARK, V, _bool, _cast, _neg_zero_test, sql_string
 
 __all__ = ["SqlArithmetic"]

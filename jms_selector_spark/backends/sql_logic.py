@@ -12,7 +12,7 @@ exact Spark forms that keep what can push down:
 """
 from __future__ import annotations
 
-from ..lowering import Logic
+from ..semantics.lowering import Logic
 from .sql_render import NULL_BOOL, V, _and, _bool, _or
 
 __all__ = ["SqlLogic"]

@@ -16,9 +16,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 
-from ..errors import UnsupportedSelectorError
-from ..like import like_segments
-from ..types import INT_MAX, INT_MIN, LONG_MIN, JmsType
+from ..frontend.errors import UnsupportedSelectorError
+from ..semantics.like import like_segments
+from ..semantics.types import INT_MAX, INT_MIN, LONG_MIN, JmsType
 
 __all__ = ["V", "sql_string", "sql_identifier", "like_to_sql", "NULL_BOOL"]
 

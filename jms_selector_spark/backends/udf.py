@@ -25,9 +25,9 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..binder import Binding, bind
-from ..dialects import Dialect, get_dialect
-from ..errors import SelectorError
-from ..selector import Selector, parse
+from ..frontend.errors import SelectorError
+from ..frontend.selector import Selector, parse
+from ..semantics.dialects import Dialect, get_dialect
 from .arrow_columns import extract_columns, slice_rows, spark_like_schema
 from .sql_render import sql_identifier
 

@@ -1,7 +1,7 @@
 """The vectorized evaluator: a selector over a batch of Arrow columns, three-valued, per row.
 
 `evaluate_batch` computes, for every row of a batch, the value of ``selector.root``: TRUE, FALSE
-or null (UNKNOWN), with exactly the rules of the reference interpreter (`semantics.py`,
+or null (UNKNOWN), with exactly the rules of the reference interpreter (`semantics/scalar.py`,
 `javanum.py`, `like.py`, `functions.py`) for the selector's `Dialect`. It is the Python side of
 the ``jms_match`` Arrow UDF and of every sub-expression the SQL back end hands to the fallback.
 
@@ -64,16 +64,16 @@ from typing import Mapping
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .. import nodes as n
-from .. import semantics as sem
-from ..dialects import Dialect
-from ..functions import LIST
+from ..frontend import nodes as n
+from ..frontend.selector import Selector
+from ..frontend.visitor import NodeVisitor
 from ..interpreter import ReferenceInterpreter
-from ..lowering import Between, Logic, rules_for
-from ..selector import Selector
-from ..types import JmsType
-from ..values import TypedValue
-from ..visitor import NodeVisitor
+from ..semantics import scalar as sem
+from ..semantics.dialects import Dialect
+from ..semantics.functions import LIST
+from ..semantics.lowering import Between, Logic, rules_for
+from ..semantics.types import JmsType
+from ..semantics.values import TypedValue
 from .arrow_arithmetic import _arithmetic_pair, _call_distinct
 from .arrow_columns import ARROW_TYPES
 from .arrow_compare import _compare_converted, _compare_pair, _conversion, _like
@@ -377,7 +377,7 @@ def evaluate_batch(selector: Selector, columns: Mapping, n: int) -> pa.BooleanAr
     --------
     >>> import pyarrow as pa
     >>> from jms_selector_spark import parse
-    >>> from jms_selector_spark.types import JmsType
+    >>> from jms_selector_spark.semantics.types import JmsType
     >>> cols = {"weight": (JmsType.LONG, pa.array([3000, 10, None]))}
     >>> evaluate_batch(parse("weight > 2500"), cols, 3).to_pylist()
     [True, False, None]

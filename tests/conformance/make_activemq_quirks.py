@@ -95,7 +95,7 @@ for sel in ["'' + d = '4.9E-324'", "'' + d = '5.0E-324'", "'' + 1e23 = '9.999999
     c(sel, {"d": ("double", MIN_D), "f": ("float", MIN_F)})
 
 # the exact strings, one per value: ActiveMQ's own text, found by trying both JDK forms
-import jms_selector_spark.javanum as jn  # noqa: E402
+import jms_selector_spark.semantics.javanum as jn  # noqa: E402
 
 for v in DOUBLES:
     for text in {jn.jdk17_double_str(v), jn.java_double_str(v)}:

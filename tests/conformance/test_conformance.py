@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 import jms_selector_spark as jss
-from jms_selector_spark.dialects import DIALECTS
+from jms_selector_spark.semantics.dialects import DIALECTS
 from broker_suites import SUITES
 from oracle import decode_value
 

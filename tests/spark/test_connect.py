@@ -1,5 +1,5 @@
 """Spark Connect: every entry point over a local Connect server, with the package shipped by
-`jms_selector_spark.connect.ship`.
+`jms_selector_spark.spark.connect.ship`.
 
 A Connect session cannot start in a process that already runs a classic SparkSession (the
 ``spark`` fixture): PySpark raises ``SESSION_ALREADY_EXIST`` (measured). So the checks run in ONE
@@ -91,7 +91,7 @@ def test_the_workers_import_the_shipped_zip(answers):
 
 
 def test_ship_refuses_a_classic_session(spark):
-    from jms_selector_spark import connect
+    from jms_selector_spark.spark import connect
 
     with pytest.raises(TypeError, match="spark-submit --py-files"):
         connect.ship(spark)
@@ -101,10 +101,10 @@ def test_the_zip_is_deterministic_and_complete():
     import io
     import zipfile
 
-    from jms_selector_spark import connect
+    from jms_selector_spark.spark import connect
 
     data = connect.pyfiles_zip_bytes()
     assert data == connect.pyfiles_zip_bytes()
     names = zipfile.ZipFile(io.BytesIO(data)).namelist()
-    assert "jms_selector_spark/__init__.py" in names and "jms_selector_spark/connect.py" in names
+    assert "jms_selector_spark/__init__.py" in names and "jms_selector_spark/spark/connect.py" in names
     assert "ply/yacc.py" in names and not any("__pycache__" in n for n in names)

@@ -16,7 +16,7 @@ import random
 import pytest
 
 from jms_selector_spark import ACTIVEMQ, JMS, Subscription, migration_report, route, subscription_errors
-from jms_selector_spark.dialect_table import ROWS
+from jms_selector_spark.analysis.dialect_table import ROWS
 
 from conftest import sql_conf
 
@@ -110,7 +110,7 @@ def test_report_text_and_json(spark):
 
 
 def test_cli_migration_report(spark, tmp_path, capsys):
-    from jms_selector_spark.cli import main
+    from jms_selector_spark.cli.commands import main
 
     archive = str(tmp_path / "archive")
     spark.createDataFrame(_rows(80), DDL).write.parquet(archive)

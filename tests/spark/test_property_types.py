@@ -9,7 +9,7 @@ import pytest
 
 import jms_selector_spark as jss
 from conftest import sql_conf
-from jms_selector_spark import javanum as jn
+from jms_selector_spark.semantics import javanum as jn
 
 pytestmark = pytest.mark.spark
 

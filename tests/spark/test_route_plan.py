@@ -12,11 +12,11 @@ import pytest
 
 from jms_selector_spark.backends.spark_sql import selector_to_sql
 from jms_selector_spark.binder import Binding
-from jms_selector_spark.dialects import get_dialect
-from jms_selector_spark.errors import SelectorError, UnsupportedSelectorError
-from jms_selector_spark.route_plan import (GUARD_MAX_CASES, JIT_CASES, explain_routing, matching_names, plan_routing,
+from jms_selector_spark.frontend.errors import SelectorError, UnsupportedSelectorError
+from jms_selector_spark.semantics.dialects import get_dialect
+from jms_selector_spark.spark.route_plan import (GUARD_MAX_CASES, JIT_CASES, explain_routing, matching_names, plan_routing,
                                           plan_sql, tag_matches)
-from jms_selector_spark.routing import Subscription, route
+from jms_selector_spark.spark.routing import Subscription, route
 
 from conftest import sql_conf
 

@@ -8,10 +8,10 @@ import random
 import pytest
 
 from jms_selector_spark.binder import Binding
-from jms_selector_spark.dialects import DIALECTS, get_dialect
-from jms_selector_spark.route_plan import explain_routing, plan_routing, plan_sql, tag_matches
-from jms_selector_spark.route_templates import plan_templates
-from jms_selector_spark.routing import Subscription, route
+from jms_selector_spark.semantics.dialects import DIALECTS, get_dialect
+from jms_selector_spark.spark.route_plan import explain_routing, plan_routing, plan_sql, tag_matches
+from jms_selector_spark.spark.route_templates import plan_templates
+from jms_selector_spark.spark.routing import Subscription, route
 
 from conftest import sql_conf
 from test_route_plan import _q, _selectors, _split
@@ -129,7 +129,7 @@ def test_route_topic_and_queue_with_templates(spark, messages):
 
 
 def test_templates_with_fallback_subscriptions_in_one_scan(spark, messages):
-    from jms_selector_spark.route_plan import matching_names
+    from jms_selector_spark.spark.route_plan import matching_names
 
     d = get_dialect("activemq")
     subs = _subscriptions(100, seed=8) + [Subscription("fb1", "JMSType = 'car' AND INLIST(SPLIT(color, ' '), 'red')")]

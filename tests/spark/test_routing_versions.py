@@ -7,7 +7,7 @@ import random
 import pytest
 
 import jms_selector_spark as jss
-from jms_selector_spark.routing import ROUTING_RULES, Subscription, route, route_report, routing_rules
+from jms_selector_spark.spark.routing import OUTCOMES, ROUTING_RULES, Subscription, route, route_report, routing_rules
 
 pytestmark = pytest.mark.spark
 
@@ -205,7 +205,7 @@ def test_nothing_is_lost_under_every_rule_set(spark, ansi):
             assert {m for m, _, _ in out_rows} == {r[0] for r in rows}, where  # every message at least once
             if mode == "queue":
                 assert len(out_rows) == len(rows), where  # and exactly once on a queue
-            assert all(o in jss.routing.OUTCOMES for _, _, o in out_rows), where
+            assert all(o in OUTCOMES for _, _, o in out_rows), where
             assert all(s is not None for _, s, o in out_rows if o == "delivered"), where
             rules = ROUTING_RULES[routing]
             for _, s, o in out_rows:

@@ -1,4 +1,4 @@
-"""`jms_selector_spark.sample_data`: schema per layout, determinism, NULLs, layouts agree, clustering.
+"""`jms_selector_spark.spark.sample_data`: schema per layout, determinism, NULLs, layouts agree, clustering.
 
 Few Spark jobs, small row counts: every check of a kind is one aggregate query.
 """
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from jms_selector_spark import sample_data as sd
+from jms_selector_spark.spark import sample_data as sd
 
 pytestmark = pytest.mark.spark
 

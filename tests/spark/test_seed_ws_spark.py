@@ -17,8 +17,8 @@ import pytest
 import jms_selector_spark as jss
 from jms_selector_spark import evaluate, parse
 from jms_selector_spark.backends.spark_sql import selector_to_sql
-from jms_selector_spark.dialects import HEADER_TYPES
-from jms_selector_spark.types import JmsType
+from jms_selector_spark.semantics.dialects import HEADER_TYPES
+from jms_selector_spark.semantics.types import JmsType
 
 from conftest import sql_conf
 from oracle import decode_value
@@ -153,7 +153,7 @@ def test_wso2_and_or_fall_back_as_a_whole(spark):
     not joined with Spark's Kleene operators: the whole AND/OR runs in the vectorized UDF."""
     from pyspark.sql import types as st
 
-    from jms_selector_spark.hybrid import plan_filter
+    from jms_selector_spark.spark.hybrid import plan_filter
 
     schema = st.StructType([st.StructField("s", st.StringType()), st.StructField("d", st.DoubleType()),
                             st.StructField("row_id", st.IntegerType())])

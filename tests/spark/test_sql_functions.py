@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import jms_selector_spark as jss
-from jms_selector_spark.sql_functions import register, register_selector, selector_columns, struct_ddl
+from jms_selector_spark.spark.sql_functions import register, register_selector, selector_columns, struct_ddl
 
 from conftest import sql_conf
 

@@ -10,9 +10,9 @@ import struct
 import pytest
 
 from conftest import sql_conf
-from jms_selector_spark import javanum as jn
 from jms_selector_spark.backends.sql_javanum import java_value_of_sql
-from jms_selector_spark.types import JmsType
+from jms_selector_spark.semantics import javanum as jn
+from jms_selector_spark.semantics.types import JmsType
 
 pytestmark = pytest.mark.spark
 

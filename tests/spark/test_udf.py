@@ -12,7 +12,7 @@ import random
 import pytest
 
 import jms_selector_spark as jss
-from jms_selector_spark.sql_functions import register
+from jms_selector_spark.spark.sql_functions import register
 
 from conftest import sql_conf
 

@@ -30,7 +30,8 @@ def main() -> None:
     from pyspark.sql import SparkSession
     from pyspark.sql import functions as F
 
-    from jms_selector_spark import (connect, jms_filter, register, register_selector, route, selector_to_sql)
+    from jms_selector_spark.spark import connect
+    from jms_selector_spark import jms_filter, register, register_selector, route, selector_to_sql
 
     spark = SparkSession.builder.remote("local[1]").getOrCreate()
     out = {"session": type(spark).__module__}

@@ -8,10 +8,10 @@ import random
 import pytest
 
 import jms_selector_spark as jss
-from jms_selector_spark.activemq_like import BrokerLikeError, broker_like
+from jms_selector_spark.analysis.string_compare import string_number_comparisons
 from jms_selector_spark.binder import Binding, bind
-from jms_selector_spark.like import compile_like
-from jms_selector_spark.string_compare import string_number_comparisons
+from jms_selector_spark.semantics.like import compile_like
+from jms_selector_spark.frontend.activemq_like import BrokerLikeError, broker_like
 
 
 @pytest.mark.parametrize("pattern,escape,text,match", [

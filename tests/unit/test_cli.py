@@ -16,11 +16,11 @@ from pathlib import Path
 
 import pytest
 
-from jms_selector_spark.dialects import DIALECTS
+from jms_selector_spark.semantics.dialects import DIALECTS
 
 from jms_selector_spark import parse, selector_to_sql
-from jms_selector_spark.cli import EXPLAIN_SECTIONS, main, parse_schema, render_tree
-from jms_selector_spark.parser import MAX_DEPTH
+from jms_selector_spark.cli.commands import EXPLAIN_SECTIONS, main, parse_schema, render_tree
+from jms_selector_spark.frontend.parser import MAX_DEPTH
 
 ENV = {**os.environ, "PYTHONIOENCODING": "utf-8"}
 
@@ -318,7 +318,7 @@ def test_console_script():
 
 def test_the_cli_does_not_import_pyspark():
     code = ("import sys, io, contextlib\n"
-            "import jms_selector_spark.cli as cli\n"
+            "import jms_selector_spark.cli.commands as cli\n"
             "before = 'pyspark' in sys.modules\n"
             "with contextlib.redirect_stdout(io.StringIO()):\n"
             "    rc = cli.main(['explain', \"color = 'blue' AND weight > 2500\"])\n"
@@ -443,7 +443,7 @@ class TestSchemaSources:
         assert "warning [string-numeric]" in out and "warning [shadowed-column]" in out
 
     def test_ddl_types(self):
-        from jms_selector_spark.cli import parse_ddl
+        from jms_selector_spark.cli.commands import parse_ddl
 
         schema = parse_ddl("a DECIMAL(38, 0) NOT NULL COMMENT 'it''s', `b c` STRUCT<x: INT, y ARRAY<STRING>>,"
                            " d VARCHAR(3), m map<string, variant>, t timestamp_ntz")

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from jms_selector_spark.cli import main
-from jms_selector_spark.cli_io import InputError
-from jms_selector_spark.cli_migrate import read_subscriptions
+from jms_selector_spark.cli.commands import main
+from jms_selector_spark.cli.migrate import read_subscriptions
+from jms_selector_spark.cli.selector_io import InputError
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 

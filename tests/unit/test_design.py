@@ -5,8 +5,10 @@
   only by `lowering.py`. No back end reads one, and no field is read in two modules.
 - Modules a reader can hold: none passes 500 lines (the two ~850-line back ends were split
   along their seams, issue #12; the exception list is empty and must stay so).
-- One-way pipeline: the front end imports neither the evaluation code nor any back end or Spark
-  integration, and the lowering imports no back end.
+- One-way pipeline, visible in the layout: ``frontend/`` (text → checked AST) and ``semantics/``
+  (the value model, the dialects, `lowering`) → ``binder`` → ``interpreter`` (the reference) →
+  ``backends/`` and ``analysis/`` → ``spark/`` (the Spark integration) → ``cli/``. No package
+  imports one to its right; the front end imports no evaluation code.
 
 The scan is the one the reviewers run (`attribute reads of Dialect fields`, by AST).
 """
@@ -14,18 +16,16 @@ from __future__ import annotations
 
 import ast
 import dataclasses
-import re
 from pathlib import Path
 
-from jms_selector_spark.dialects import Dialect
+from jms_selector_spark.semantics.dialects import Dialect
 
 PACKAGE = Path(__file__).resolve().parents[2] / "jms_selector_spark"
 FIELDS = {f.name for f in dataclasses.fields(Dialect)} - {"name"}
-FRONT_END = {"source", "tokens", "lexer", "grammar", "grammar_variants", "parser", "nodes", "visitor", "checker", "printer", "errors", "selector"}
 #: Modules that may read a `Dialect` field, and which fields.
 READERS = {
-    "dialects.py": FIELDS,
-    "lowering.py": FIELDS,  # every evaluation-time rule
+    "semantics/dialects.py": FIELDS,
+    "semantics/lowering.py": FIELDS,  # every evaluation-time rule
     "binder.py": {"headers", "header_aliases",  # the data model: which names are headers
                   "header_typed_literals"},  # MQe: a header column holds the header's own type
 }
@@ -33,7 +33,7 @@ READERS = {
 #: asks the reference interpreter for the value of a selector that reads no header or property,
 #: for IBM MQ's MQRC_SELECTOR_ALWAYS_FALSE (`Dialect.reject_constant_false`); a constant folder
 #: in the front end would be a second copy of the semantics.
-FRONT_END_MAY_EVALUATE = {("selector.py", "interpreter")}
+FRONT_END_MAY_EVALUATE = {("frontend/selector.py", "interpreter")}
 #: Modules over 500 lines, allowed for now: none (spark_sql.py, vectorized.py and parser.py were split, issue #12).
 TOO_LONG_FOR_NOW: frozenset = frozenset()
 
@@ -54,7 +54,7 @@ def _reads():
 
 
 def _is_front_end(rel: str) -> bool:
-    return rel.removesuffix(".py") in FRONT_END
+    return rel.startswith("frontend/")
 
 
 def test_no_back_end_reads_a_dialect_field():
@@ -69,10 +69,9 @@ def test_no_back_end_reads_a_dialect_field():
 
 def test_each_rule_is_read_in_one_module():
     # The reviewers' yardstick: front-end modules and the Dialect definition aside, one module.
-    front = re.compile(r"(lexer|parser|checker|printer|syntax|grammar|tokens|frontend)")
     multi = {}
     for field, where in _reads().items():
-        modules = {rel for rel in where if rel != "dialects.py" and not front.search(rel)}
+        modules = {rel for rel in where if rel != "semantics/dialects.py" and not _is_front_end(rel)}
         if len(modules) > 1:
             multi[field] = sorted(modules)
     assert not multi, f"rules decided in more than one module: {multi}"
@@ -84,8 +83,9 @@ def test_the_evaluation_rules_are_decided_in_lowering():
                   "in_non_string_unknown", "ne_is_not_eq", "null_equality", "string_ordering",
                   "compare_to_doubles", "string_concatenation", "float_arithmetic_as_double"}
     for field in sorted(evaluation | {"unary_plus_identity"}):
-        outside = {rel for rel in reads.get(field, {}) if rel not in ("lowering.py", "dialects.py") and not _is_front_end(rel)}
-        assert "lowering.py" in reads.get(field, {}) and not outside, (field, reads.get(field))
+        outside = {rel for rel in reads.get(field, {})
+                   if rel not in ("semantics/lowering.py", "semantics/dialects.py") and not _is_front_end(rel)}
+        assert "semantics/lowering.py" in reads.get(field, {}) and not outside, (field, reads.get(field))
 
 
 def test_modules_stay_under_500_lines():
@@ -117,8 +117,20 @@ def _imports(path: Path, rel: str) -> set:
     return out
 
 
-EVALUATION = {"semantics", "interpreter", "functions", "lowering", "values", "javanum", "like"}
-SPARK_SIDE = {"api", "hybrid", "routing", "sql_functions", "cli", "pyspark", "pandas", "pyarrow"}
+EVALUATION = {"interpreter", "semantics.scalar", "semantics.functions", "semantics.lowering", "semantics.values",
+              "semantics.javanum", "semantics.like"}
+SPARK_SIDE = {"pyspark", "pandas", "pyarrow"}
+#: The packages (and top-level modules) in pipeline order: each imports only from its left.
+LAYERS = (("frontend", "semantics"), ("binder",), ("interpreter",), ("backends", "analysis"), ("spark",), ("cli",))
+
+
+def _layer(dotted: str) -> "int | None":
+    head = dotted.split(".")[0]
+    return next((i for i, layer in enumerate(LAYERS) if head in layer), None)
+
+
+def _may_evaluate(rel: str, mod: str) -> bool:
+    return any(rel == r and (mod == m or mod.startswith(m + ".")) for r, m in FRONT_END_MAY_EVALUATE)
 
 
 def test_the_front_end_imports_no_evaluation_back_end_or_spark_code():
@@ -127,21 +139,36 @@ def test_the_front_end_imports_no_evaluation_back_end_or_spark_code():
         if not _is_front_end(rel):
             continue
         for mod in _imports(path, rel):
-            if (rel, mod) in FRONT_END_MAY_EVALUATE:
+            if _may_evaluate(rel, mod):
                 continue
-            if mod in EVALUATION or mod in SPARK_SIDE or mod.startswith("backends"):
+            if mod in EVALUATION or mod in SPARK_SIDE or (_layer(mod) or 0) > 0:
+                wrong.append(f"{rel} imports {mod}")
+    assert not wrong, wrong
+
+
+def test_each_package_imports_only_from_the_packages_before_it():
+    wrong = []
+    for rel, path in _modules():
+        here = _layer(rel.removesuffix(".py").replace("/", "."))
+        if here is None:  # __init__, __main__, _version: the public face may import anything
+            continue
+        for mod in _imports(path, rel):
+            there = _layer(mod)
+            if there is not None and there > here and not _may_evaluate(rel, mod):
                 wrong.append(f"{rel} imports {mod}")
     assert not wrong, wrong
 
 
 def test_lowering_and_the_scalar_semantics_import_no_back_end():
-    for rel in ("lowering.py", "semantics.py", "dialects.py", "types.py"):
+    for rel in ("semantics/lowering.py", "semantics/scalar.py", "semantics/dialects.py", "semantics/types.py"):
         mods = _imports(PACKAGE / rel, rel)
-        bad = {m for m in mods if m.startswith("backends") or m in SPARK_SIDE | {"interpreter", "binder"}}
+        bad = {m for m in mods if (_layer(m) or 0) > 0 or m in SPARK_SIDE}
         assert not bad, (rel, bad)
 
 
 def test_the_import_scan_sees_imports():
     # Guard against a vacuous layering test: the scan does find the parser's real imports.
-    assert {"lexer", "nodes", "dialects"} <= _imports(PACKAGE / "parser.py", "parser.py")
-    assert "backends.spark_sql" in _imports(PACKAGE / "hybrid.py", "hybrid.py")
+    assert {"frontend.lexer", "frontend.nodes", "semantics.dialects"} <= _imports(PACKAGE / "frontend/parser.py",
+                                                                                 "frontend/parser.py")
+    assert "backends.spark_sql" in _imports(PACKAGE / "spark/hybrid.py", "spark/hybrid.py")
+    assert _layer("spark.routing") > _layer("backends.udf") > _layer("binder") > _layer("frontend.nodes")

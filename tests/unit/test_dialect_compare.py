@@ -18,9 +18,9 @@ from pathlib import Path
 import pytest
 
 from jms_selector_spark import ACTIVEMQ, JMS, compare_dialects
-from jms_selector_spark.dialect_compare import TypedMessage, answer
-from jms_selector_spark.dialect_table import BEGIN, END, ROWS, answers, markdown_table, rewrite
-from jms_selector_spark.dialects import DIALECTS
+from jms_selector_spark.analysis.dialect_compare import TypedMessage, answer
+from jms_selector_spark.analysis.dialect_table import BEGIN, END, ROWS, answers, markdown_table, rewrite
+from jms_selector_spark.semantics.dialects import DIALECTS
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 
@@ -40,7 +40,7 @@ def test_readme_table_is_the_generated_one():
     text = README.read_text(encoding="utf-8")
     assert BEGIN in text and END in text, "README's dialect table markers are missing"
     assert rewrite(text) == text, ("README's dialect table differs from the generated one: run "
-                                   "python -m jms_selector_spark.dialect_table --write README.md")
+                                   "python -m jms_selector_spark.analysis.dialect_table --write README.md")
 
 
 def test_table_has_a_column_per_dialect_and_real_answers():

@@ -18,7 +18,7 @@ import math
 import pytest
 
 from jms_selector_spark import SelectorError, evaluate
-from jms_selector_spark.functions import _java_split
+from jms_selector_spark.semantics.functions import _java_split
 
 PROPS = {"s": ("string", "abc"), "c": ("string", ",a,b"), "e": ("string", ""), "t": ("string", "a,,"),
          "i": ("int", 1), "n": ("double", math.nan), "z": ("double", 0.0), "nz": ("double", -0.0),

@@ -24,15 +24,15 @@ import pytest
 
 import jms_selector_spark
 from jms_selector_spark import ACTIVEMQ, JMS
-from jms_selector_spark import nodes as n
-from jms_selector_spark import grammar_variants
-from jms_selector_spark import parser as selector_parser
-from jms_selector_spark.cli import _LABELS, render_tree
-from jms_selector_spark.lexer import SelectorLexer
-from jms_selector_spark.printer import to_text
-from jms_selector_spark.tokens import TOKENS
-from jms_selector_spark.types import JmsType
-from jms_selector_spark.visitor import NodeVisitor
+from jms_selector_spark.cli.commands import _LABELS, render_tree
+from jms_selector_spark.frontend import grammar_variants
+from jms_selector_spark.frontend import nodes as n
+from jms_selector_spark.frontend import parser as selector_parser
+from jms_selector_spark.frontend.lexer import SelectorLexer
+from jms_selector_spark.frontend.printer import to_text
+from jms_selector_spark.frontend.tokens import TOKENS
+from jms_selector_spark.frontend.visitor import NodeVisitor
+from jms_selector_spark.semantics.types import JmsType
 
 PACKAGE_DIR = Path(jms_selector_spark.__file__).parent
 GRAMMARS = {"jms": (grammar_variants.SqlGrammar, JMS), "activemq": (grammar_variants.ActiveMQGrammar, ACTIVEMQ)}
@@ -107,7 +107,7 @@ def test_building_and_parsing_writes_no_files(tmp_path, monkeypatch):
 
 
 def test_parser_is_not_built_at_import():
-    code = ("import sys, jms_selector_spark, jms_selector_spark.parser as p; "
+    code = ("import sys, jms_selector_spark, jms_selector_spark.frontend.parser as p; "
             "print(p._parser_for.cache_info().currsize, 'ply.yacc' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.split() == ["0", "True"]  # PLY is imported, but no parser is built until the first parse
@@ -202,6 +202,6 @@ def test_printer_and_tree_renderer_handle_every_node_type(node):
 
 def test_no_parser_objects_in_module_globals():
     # PLY objects live in the cached builder only (picklable, executor-safe modules).
-    for module in (selector_parser, jms_selector_spark.lexer):
+    for module in (selector_parser, jms_selector_spark.frontend.lexer):
         for name, value in vars(module).items():
             assert not isinstance(value, (yacc.LRParser, SelectorLexer)), name

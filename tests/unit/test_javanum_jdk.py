@@ -17,7 +17,7 @@ import subprocess
 
 import pytest
 
-from jms_selector_spark import javanum as jn
+from jms_selector_spark.semantics import javanum as jn
 
 PINNED = [  # (value, is_float, JDK 17, JDK 19+), measured with java 17.0.15 and 25.0.3
     (5e-324, False, "4.9E-324", "4.9E-324"), (1e23, False, "9.999999999999999E22", "1.0E23"),

@@ -26,15 +26,15 @@ import warnings
 
 import pytest
 
-from jms_selector_spark.dialects import DIALECTS, get_dialect
+from jms_selector_spark.semantics.dialects import DIALECTS, get_dialect
 
 from jms_selector_spark import (SelectorError, SelectorSyntaxError, SelectorTooComplexError, evaluate, parse,
                                 selector_to_sql)
-from jms_selector_spark import nodes as n
-from jms_selector_spark.dialects import DIALECTS, get_dialect
-from jms_selector_spark.parser import MAX_DEPTH, MAX_LENGTH
-from jms_selector_spark.printer import to_text
-from jms_selector_spark.source import Span
+from jms_selector_spark.frontend import nodes as n
+from jms_selector_spark.frontend.parser import MAX_DEPTH, MAX_LENGTH
+from jms_selector_spark.frontend.printer import to_text
+from jms_selector_spark.frontend.source import Span
+from jms_selector_spark.semantics.dialects import DIALECTS, get_dialect
 
 BOTH = pytest.mark.usefixtures("dialect")
 
@@ -180,9 +180,9 @@ _DEEPEST = textwrap.dedent("""
     warnings.simplefilter("ignore")
     start_limit = sys.getrecursionlimit()
     import jms_selector_spark as j
-    from jms_selector_spark import nodes as n
-    from jms_selector_spark.parser import MAX_DEPTH
-    from jms_selector_spark.printer import to_text
+    from jms_selector_spark.frontend import nodes as n
+    from jms_selector_spark.frontend.parser import MAX_DEPTH
+    from jms_selector_spark.frontend.printer import to_text
     D = MAX_DEPTH
     shapes = {
         "not": "NOT " * (D - 1) + "a",

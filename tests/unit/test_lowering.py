@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import pytest
 
-from jms_selector_spark.dialects import ACTIVEMQ, DIALECTS, JMS, get_dialect
-from jms_selector_spark.lowering import Between, NullEquality, NumericOrder, Order, rules_for
-from jms_selector_spark.nodes import ArithOp, CompareOp
-from jms_selector_spark.types import JmsType as T
+from jms_selector_spark.frontend.nodes import ArithOp, CompareOp
+from jms_selector_spark.semantics.dialects import ACTIVEMQ, DIALECTS, JMS, get_dialect
+from jms_selector_spark.semantics.lowering import Between, NullEquality, NumericOrder, Order, rules_for
+from jms_selector_spark.semantics.types import JmsType as T
 
 C, A = CompareOp, ArithOp
 jms, amq = rules_for(JMS), rules_for(ACTIVEMQ)

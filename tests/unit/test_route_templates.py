@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from jms_selector_spark.backends.spark_sql import selector_to_sql
-from jms_selector_spark.route_templates import template
+from jms_selector_spark.spark.route_templates import template
 
 SCHEMA = {"JMSType": "STRING", "weight": "LONG", "price": "DOUBLE", "qty": "INT", "code": "STRING"}
 

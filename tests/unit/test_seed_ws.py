@@ -19,11 +19,12 @@ from jms_selector_spark import evaluate, parse
 from jms_selector_spark.backends.arrow_columns import ARROW_TYPES, extract_columns, spark_like_schema
 from jms_selector_spark.backends.vectorized import evaluate_batch
 from jms_selector_spark.binder import Binding, bind, check_options
-from jms_selector_spark.dialects import DIALECTS, HEADER_TYPES, SOLACE, WSO2
-from jms_selector_spark.errors import BindingOptionError, SelectorBindingError, SelectorSyntaxError
-from jms_selector_spark.lowering import HeaderRule, Logic, NullEquality, rules_for
-from jms_selector_spark.nodes import CompareOp
-from jms_selector_spark.types import JmsType
+from jms_selector_spark.frontend.errors import BindingOptionError, SelectorBindingError, SelectorSyntaxError
+from jms_selector_spark.frontend.nodes import CompareOp
+from jms_selector_spark.frontend.source import Span
+from jms_selector_spark.semantics.dialects import DIALECTS, HEADER_TYPES, SOLACE, WSO2
+from jms_selector_spark.semantics.lowering import HeaderRule, Logic, NullEquality, rules_for
+from jms_selector_spark.semantics.types import JmsType
 from oracle import decode_value
 
 CORPUS = Path(__file__).resolve().parents[1] / "conformance" / "seed-ws.jsonl"
@@ -108,7 +109,7 @@ def test_solace_length_is_counted_in_utf8_bytes():
 
 def test_wso2_trailing_text_is_reported_and_printing_round_trips():
     sel = parse("ShortMsgID=32,767", dialect="wso2")
-    assert sel.ignored == jss.source.Span(13, 17) and sel.canonical() == "ShortMsgID = 32"
+    assert sel.ignored == Span(13, 17) and sel.canonical() == "ShortMsgID = 32"
     assert parse("a = 1", dialect="wso2").ignored is None
     for text in ['"a-b" = 1 AND "AND" = 2', '"x""y" IS NULL', '"" = 1']:
         sel = parse(text, dialect="wso2")

@@ -21,12 +21,12 @@ from gen import NAMES, TYPES, CaseGenerator
 
 from jms_selector_spark import ACTIVEMQ, JMS, WSO2, Dialect, SelectorError, evaluate, parse
 from jms_selector_spark.backends.arrow_columns import ARROW_TYPES as ARROW
-from jms_selector_spark.dialects import get_dialect
 from jms_selector_spark.backends.vectorized import VectorizedEvaluator, evaluate_batch
-from jms_selector_spark.nodes import And, CompareOp, Comparison, Identifier, IsNull, Unary, UnaryOp
-from jms_selector_spark.selector import Selector
-from jms_selector_spark.types import INT_MAX, INT_MIN, LONG_MAX, LONG_MIN, JmsType
-from jms_selector_spark.dialects import DIALECTS, HEADER_TYPES, delivery_mode_code
+from jms_selector_spark.frontend.nodes import And, CompareOp, Comparison, Identifier, IsNull, Unary, UnaryOp
+from jms_selector_spark.frontend.selector import Selector
+from jms_selector_spark.semantics.dialects import DIALECTS, HEADER_TYPES, delivery_mode_code
+from jms_selector_spark.semantics.dialects import get_dialect
+from jms_selector_spark.semantics.types import INT_MAX, INT_MIN, LONG_MAX, LONG_MIN, JmsType
 
 #: OR, NOT, <, BETWEEN, arithmetic…: skipped for a dialect without them (tests/conftest.py); the
 #: generated tests run everywhere (the generator writes MQe's subset for mqe)

@@ -1,0 +1,1 @@
+"""Tools over selectors and dialects: `lint`, `compare_dialects`, the dialect table."""

@@ -1,0 +1,142 @@
+"""How deep a Spark SQL expression may nest, and the check every generated fragment passes.
+
+Spark's SQL parser (ANTLR, then its AST builder) recurses once per nesting level and fails with
+``FAILED_TO_PARSE_TOO_COMPLEX`` / ``StackOverflowError`` beyond a few hundred levels. Measured
+on Spark 4.3 through ``F.expr`` (driver defaults): nested function calls ``abs(abs(…))`` fail
+from ~315 levels, parentheses from ~375, ``CASE WHEN … END`` from ~600, ``NOT NOT …`` from ~630;
+a chain ``a + a + …`` of ~600-750 terms fails later, in analysis or code generation. A selector
+level costs several SQL levels (an integer ``+`` wraps as ``CAST(shiftright(shiftleft(…))``),
+which is why ~300 nested NOTs or ~100 chained integer operators used to break every entry point.
+
+`MAX_SQL_DEPTH` counts ``(`` and ``CASE`` as one level each (outside quoted text) and leaves a
+factor of two to the smallest limit measured. A fragment deeper than that raises
+`SelectorTooComplexError`, an `UnsupportedSelectorError`: `jms_filter` and `register_selector`
+then run the too-deep part in the vectorized fallback (the rest stays native, the boolean
+skeleton is built as Columns, never parsed), `route` evaluates that subscription in its
+fallback UDF while the others route natively, and `selector_to_sql` raises it, naming the limit.
+"""
+from __future__ import annotations
+
+from ..frontend.errors import SelectorTooComplexError
+
+__all__ = ["MAX_SQL_DEPTH", "sql_depth", "check_sql_depth"]
+
+#: Deepest nesting (``(`` and ``CASE``) a generated fragment may have.
+MAX_SQL_DEPTH = 150
+
+
+def sql_depth(sql: str) -> int:
+    """The deepest nesting of ``(`` / ``CASE`` in ``sql``, ignoring quoted identifiers and strings."""
+    depth = deepest = 0
+    i, n = 0, len(sql)
+    while i < n:
+        c = sql[i]
+        if c in "`'":
+            j = i + 1
+            while j < n:
+                if sql[j] == c:
+                    if c == "`" and j + 1 < n and sql[j + 1] == "`":  # doubled backtick
+                        j += 2
+                        continue
+                    break
+                j += 1
+            i = j + 1
+            continue
+        if c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+        elif c in "CE" and (i == 0 or not (sql[i - 1].isalnum() or sql[i - 1] in "_`")):
+            word = sql[i:i + 4]
+            end = i + 4 if word == "CASE" else i + 3 if word[:3] == "END" else None
+            if end is not None and (end >= n or not (sql[end].isalnum() or sql[end] == "_")):
+                depth += 1 if word == "CASE" else -1
+                i = end
+                continue
+        deepest = max(deepest, depth)
+        i += 1
+    return deepest
+
+
+def check_sql_depth(sql: str, selector: str = "", limit: int = MAX_SQL_DEPTH) -> str:
+    """``sql`` itself when Spark can parse it; else `SelectorTooComplexError` naming the limit."""
+    d = sql_depth(sql)
+    if d > limit:
+        raise SelectorTooComplexError(
+            f"the selector's Spark SQL nests {d} levels deep, more than the {limit} that Spark's SQL parser"
+            " is known to take (it fails from ~300: FAILED_TO_PARSE_TOO_COMPLEX); NOT, parentheses around"
+            " arithmetic, and chained arithmetic each add levels — jms_filter, route and register_selector"
+            " evaluate it with the vectorized fallback instead", selector)
+    return sql
+
+
+def simplify(selector):
+    """The same selector with a shallower boolean skeleton (exact rewrites only).
+
+    ``NOT NOT p`` is ``p`` for a predicate ``p`` (Kleene logic: NOT NOT UNKNOWN is UNKNOWN), and an
+    AND directly under an AND (an OR under an OR) joins its parent's operands. Nothing else
+    changes, so the text, spans and error positions stay the selector's own. `jms_filter`,
+    `selector_to_column` and `register_selector` build the skeleton as Columns (or SQL text) one
+    level per node: 300 nested NOTs become none or one.
+    """
+    from dataclasses import replace
+
+    from ..frontend import nodes as n
+    from ..frontend.checker import is_predicate
+    from ..frontend.selector import Selector
+
+    if selector.root is None:
+        return selector
+
+    def strip(node):
+        while (isinstance(node, n.Not) and isinstance(node.operand, n.Not)
+               and is_predicate(node.operand.operand)):
+            node = node.operand.operand
+        return node
+
+    # iterative post-order over the skeleton (a selector may nest 1,000 levels)
+    done: dict = {}
+    stack = [strip(selector.root)]
+    while stack:
+        node = stack[-1]
+        if isinstance(node, n.Not):
+            kids = [strip(node.operand)]
+        elif isinstance(node, (n.And, n.Or)):
+            kids = [strip(k) for k in node.operands]
+        else:
+            done[id(node)] = node
+            stack.pop()
+            continue
+        todo = [k for k in kids if id(k) not in done]
+        if todo:
+            stack.extend(todo)
+            continue
+        stack.pop()
+        new = [done[id(k)] for k in kids]
+        if isinstance(node, n.Not):
+            out = strip(replace(node, operand=new[0])) if new[0] is not node.operand else node
+            if isinstance(out, (n.Not, n.And, n.Or)) and out is not node and id(out) not in done:
+                done[id(out)] = out  # already simplified below
+        else:
+            flat = []
+            for k in new:
+                flat.extend(k.operands if type(k) is type(node) else (k,))
+            out = node if tuple(flat) == node.operands else replace(node, operands=tuple(flat))
+        done[id(node)] = out
+    root = done[id(strip(selector.root))]
+    return selector if root is selector.root else Selector(selector.text, root, selector.dialect)
+
+
+def plan_depth(plan) -> int:
+    """Levels of a `hybrid.Plan` as Spark meets them: its AND/OR/NOT skeleton (built as Columns
+    or SQL) plus the deepest native fragment under it (parsed inside that recursion)."""
+    deepest, stack = 0, [(plan, 0)]
+    while stack:
+        p, d = stack.pop()
+        if p.kind == "native":
+            deepest = max(deepest, d + sql_depth(p.sql or ""))
+        elif p.kind == "fallback":
+            deepest = max(deepest, d + 1)
+        else:
+            stack.extend((k, d + 1) for k in p.parts)
+    return deepest

@@ -1,0 +1,1 @@
+"""The front end: selector text → tokens → a checked, immutable AST (`selector.parse`)."""

@@ -1,0 +1,237 @@
+"""Lowering: a `Dialect`'s evaluation-time rules, decided once, as plans the back ends render.
+
+Every back end (the reference interpreter with `semantics/scalar.py`, the Spark SQL generator, the Arrow
+evaluator) asks a `Rules` object what an operator means for the types it has, and gets back a
+small decision: compare FALSE, compare in this numeric type with this order, compute in this
+type, concatenate, treat ``<>`` as ``NOT =``, and so on. Only this module reads the dialect's
+evaluation rules; back ends never look at a `Dialect` field, so a new broker's rule is written
+here once and each back end only renders the primitive it names.
+
+The decisions are per operator and per pair of static JMS types, so a value whose type is known
+only per row (a VARIANT property, ActiveMQ's typed MAP) is handled by the back end asking once
+per type pair it expands to. Parse-time rules (grammar, literals, checks) stay in the front end.
+"""
+from __future__ import annotations
+
+import enum
+import functools
+from dataclasses import dataclass
+
+from ..frontend.nodes import ArithOp, CompareOp
+from .dialects import Dialect
+from .types import JmsType, promote
+
+__all__ = ["Rules", "rules_for", "Order", "NumericOrder", "Between", "CompareRule", "Logic", "NullEquality",
+           "HeaderRule"]
+
+
+class Order(enum.Enum):
+    """How two non-NULL values of comparable non-numeric types compare."""
+
+    #: Unlike types (or an ordering the dialect does not define): FALSE for any two values.
+    FALSE = "false"
+    #: The values compare as they are: ``=`` / ``<>`` on strings and booleans, boolean ordering.
+    PLAIN = "plain"
+    #: Strings ordered by UTF-16 code units (Java's ``String.compareTo``).
+    UTF16 = "utf16"
+
+
+@dataclass(frozen=True)
+class NumericOrder:
+    """Two numbers: both converted to ``type`` first, then compared.
+
+    ``total`` is ``Double.compareTo`` order for approximate types (NaN = NaN and greatest,
+    -0.0 < 0.0); otherwise Java's ``==``/``<`` (NaN compares false, -0.0 = 0.0).
+    """
+
+    type: JmsType
+    total: bool
+
+
+#: What a comparison of two non-NULL values of given types is: an `Order` or a `NumericOrder`.
+CompareRule = "Order | NumericOrder"
+
+
+class Between(enum.Enum):
+    """How ``x [NOT] BETWEEN lo AND hi`` is evaluated."""
+
+    #: Two-valued: FALSE when any operand is NULL, else ``x >= lo AND x <= hi`` (NOT: its negation).
+    NULL_IS_FALSE = "null_is_false"
+    #: ``x < lo OR x > hi`` (three-valued; used for NOT BETWEEN only).
+    OUTSIDE_AS_OR = "outside_as_or"
+    #: Three-valued ``x >= lo AND x <= hi`` (NOT: its Kleene negation).
+    KLEENE = "kleene"
+
+
+class Logic(enum.Enum):
+    """What AND and OR are (an n-ary node is the left fold of its operands)."""
+
+    #: SQL's three-valued (Kleene) AND/OR.
+    KLEENE = "kleene"
+    #: ActiveMQ r450141's ``LogicExpression`` (WSO2): AND is the first operand that is not TRUE
+    #: (TRUE when none is); OR is TRUE when any operand is, else the last operand's value. Both
+    #: are TRUE exactly when the Kleene operator is, so where only TRUE matters (a WHERE clause,
+    #: under AND/OR there) the Kleene form gives the same answer.
+    LEFT_FIRST = "left_first"
+
+
+@dataclass(frozen=True)
+class NullEquality:
+    """``l = r`` when an operand is NULL: the value (True, False or None for UNKNOWN) with NULL on
+    the left only, on the right only, and on both sides."""
+
+    left: "bool | None"
+    right: "bool | None"
+    both: "bool | None"
+
+
+@dataclass(frozen=True)
+class HeaderRule:
+    """What a header reads: ``fixed`` — always ``value`` (None: NULL), whatever the message holds;
+    otherwise the message's value, or ``value`` when the message has none (None: NULL)."""
+
+    fixed: bool
+    value: object = None
+
+
+_NO_HEADER_RULE = HeaderRule(False, None)
+
+
+class Rules:
+    """A dialect's evaluation rules as decisions (build with `rules_for`; immutable)."""
+
+    __slots__ = ("_d",)
+
+    def __init__(self, dialect: Dialect):
+        object.__setattr__(self, "_d", dialect)
+
+    def __setattr__(self, name, value):
+        raise AttributeError("Rules is immutable")
+
+    def __repr__(self):
+        return f"Rules({self._d.name!r})"
+
+    # -- comparison -------------------------------------------------------------------------------
+    def ne_as_not_eq(self, op: CompareOp) -> bool:
+        """Whether ``op`` (``<>``) is evaluated as ``NOT (=)``, so unlike types give TRUE."""
+        return op is CompareOp.NE and self._d.ne_is_not_eq
+
+    def eq_nulls(self, op: CompareOp) -> "NullEquality | None":
+        """What ``op`` (``=``) gives with a NULL operand, or None when a NULL operand makes any
+        comparison UNKNOWN (SQL, JMS). ActiveMQ: NULL on the left UNKNOWN, only on the right
+        FALSE, on both TRUE; WSO2 (andes): one side FALSE, both TRUE."""
+        if op is not CompareOp.EQ:
+            return None
+        return _NULL_EQUALITY.get(self._d.null_equality)
+
+    # -- logic ------------------------------------------------------------------------------------
+    @property
+    def and_or(self) -> Logic:
+        """What AND and OR are (`Logic`)."""
+        return Logic.LEFT_FIRST if self._d.logic == "andes" else Logic.KLEENE
+
+    # -- headers ----------------------------------------------------------------------------------
+    def header(self, header: str) -> HeaderRule:
+        """What the header ``header`` reads in this dialect (`HeaderRule`): WSO2's JMSDestination
+        is always NULL and JMSRedelivered always FALSE; its JMSTimestamp and JMSExpiration read 0
+        when unset. Other headers read the message's value (NULL when it has none)."""
+        if header in self._d.header_overrides:
+            return HeaderRule(True, self._d.header_overrides[header])
+        if header in self._d.null_header_defaults:
+            return HeaderRule(False, self._d.null_header_defaults[header])
+        return _NO_HEADER_RULE
+
+    def compare(self, op: CompareOp, lt: JmsType, rt: JmsType) -> CompareRule:
+        """How ``l op r`` compares two non-NULL values of the static types ``lt`` and ``rt``."""
+        lf, rf = lt.family, rt.family
+        if lf != rf:
+            return Order.FALSE
+        if lf == "numeric":
+            promotion = self._d.comparison_promotion
+            t = promote(lt, rt) if promotion is None else promotion.get((lt, rt))
+            if t is None:
+                return Order.FALSE
+            return NumericOrder(t, t.is_approximate and self._d.compare_to_doubles)
+        if not op.is_ordering:
+            return Order.PLAIN
+        if not self._d.string_ordering or (lf != "string" and not self._d.ordered_booleans):
+            return Order.FALSE
+        return Order.UTF16 if lf == "string" else Order.PLAIN
+
+    # -- arithmetic -------------------------------------------------------------------------------
+    def arithmetic(self, op: ArithOp, lt, rt) -> "JmsType | None":
+        """The type ``l op r`` computes in, for non-NULL operands of types ``lt`` and ``rt``.
+
+        ``JmsType.STRING``: string concatenation (``String.valueOf`` of the right operand).
+        An exact type: Java integer arithmetic in it (wrapping; ``/`` truncates, ``/ 0`` and
+        ``% 0`` are NULL). An approximate type: IEEE arithmetic in it (Java's ``/`` and ``%``).
+        None: no value (NULL), e.g. arithmetic on a string or boolean. ``lt``/``rt`` may be the
+        non-JMS type of a function's list value.
+        """
+        if op is ArithOp.PLUS and self._d.string_concatenation and lt is JmsType.STRING:
+            return JmsType.STRING
+        if not (isinstance(lt, JmsType) and isinstance(rt, JmsType) and lt.is_numeric and rt.is_numeric):
+            return None
+        t = promote(lt, rt)
+        if t is JmsType.FLOAT and self._d.float_arithmetic_as_double:
+            t = JmsType.DOUBLE
+        if self._d.integer_division == "double" and (op is ArithOp.MODULO or (op is ArithOp.DIVIDE and t.is_exact)):
+            t = JmsType.DOUBLE  # ActiveMQ: 5 / 2 = 2.5, 7 % 0 is NaN
+        return t
+
+    def plus_keeps(self, t) -> bool:
+        """Whether unary ``+`` returns a non-NULL value of type ``t`` unchanged (else NULL)."""
+        return (isinstance(t, JmsType) and t.is_numeric) or self._d.unary_plus_identity
+
+    # -- predicates -------------------------------------------------------------------------------
+    def between(self, negated: bool) -> Between:
+        """How ``[NOT] BETWEEN`` is evaluated."""
+        if self._d.null_between_is_false:
+            return Between.NULL_IS_FALSE
+        if negated and self._d.not_between_as_or:
+            return Between.OUTSIDE_AS_OR
+        return Between.KLEENE
+
+    def in_non_string(self, negated: bool) -> "bool | None":
+        """``x [NOT] IN (...)`` when x is a non-NULL non-string: FALSE/TRUE, or None (UNKNOWN)."""
+        return None if self._d.in_non_string_unknown else negated
+
+    # -- strings ----------------------------------------------------------------------------------
+    @property
+    def converts_strings(self) -> bool:
+        """Whether a string compared with a number or boolean is converted first (ActiveMQ's
+        ``convert_string_expressions:`` prefix); see `string_conversion`."""
+        return self._d.convert_string_expressions
+
+    def string_conversion(self, lt, rt) -> "tuple[str, JmsType | None] | None":
+        """How a string compared with a number or a boolean is read (``ComparisonExpression.compare``
+        under ``convert_string_expressions``): ``("left", T)`` or ``("right", T)`` — which side is
+        converted with ``T.valueOf(String)`` (the other side's class) — or ``("error", None)`` when
+        ActiveMQ throws (a boolean on the left: it casts the Boolean to String); None when no
+        conversion applies (the dialect does not convert, or the pair is not string vs number/boolean)."""
+        if not self._d.convert_string_expressions:
+            return None
+        if not (isinstance(lt, JmsType) and isinstance(rt, JmsType)):
+            return None
+        if lt is JmsType.STRING and (rt.is_numeric or rt is JmsType.BOOLEAN):
+            return ("left", rt)
+        if rt is JmsType.STRING and lt.is_numeric:
+            return ("right", lt)
+        if rt is JmsType.STRING and lt is JmsType.BOOLEAN:
+            return ("error", None)
+        return None
+
+    @property
+    def text_jdk(self) -> int:
+        """The Java version whose ``Double.toString``/``Float.toString`` turns numbers into text
+        (string concatenation, ActiveMQ's functions)."""
+        return self._d.jdk
+
+
+_NULL_EQUALITY = {"activemq": NullEquality(None, False, True), "andes": NullEquality(False, False, True)}
+
+
+@functools.lru_cache(maxsize=64)
+def rules_for(dialect: Dialect) -> Rules:
+    """The `Rules` of a dialect (cached: one object per dialect)."""
+    return Rules(dialect)

@@ -1,0 +1,320 @@
+"""Scalar JMS semantics: comparison, arithmetic, truth, one value at a time.
+
+The reference interpreter is these functions applied node by node. Which rule applies (the
+comparison type, the arithmetic type, NULL handling) is decided by `lowering.Rules`; this module
+only carries the decision out on Python values, as the vectorized and SQL back ends do over
+columns (and are tested against it). Values are `TypedValue` or None (NULL); truth values are
+True, False or None (UNKNOWN).
+"""
+from __future__ import annotations
+
+from ..frontend import nodes as n
+from ..frontend.nodes import ArithOp, CompareOp
+from . import javanum as jn
+from .like import compile_like
+from .lowering import Between, Logic, NumericOrder, Order, Rules
+from .types import JmsType
+from .values import TypedValue
+
+__all__ = ["truth", "compare", "java_equals", "arithmetic", "negate", "identity", "kleene_and", "kleene_or", "kleene_not",
+           "logic_and", "logic_or",
+           "between", "in_list", "like", "apply"]
+
+_BOOL = JmsType.BOOLEAN
+
+
+def truth(v: "TypedValue | None") -> "bool | None":
+    """A value in a boolean context: NULL is UNKNOWN, a boolean is itself, anything else FALSE
+    (ActiveMQ's boolean cast of a bare property)."""
+    if v is None:
+        return None
+    if v.type is _BOOL:
+        return v.value
+    return False
+
+
+def kleene_not(t):
+    return None if t is None else not t
+
+
+def kleene_and(ts):
+    unknown = False
+    for t in ts:
+        if t is False:
+            return False
+        if t is None:
+            unknown = True
+    return None if unknown else True
+
+
+def kleene_or(ts):
+    unknown = False
+    for t in ts:
+        if t is True:
+            return True
+        if t is None:
+            unknown = True
+    return None if unknown else False
+
+
+def left_first_and(ts):
+    """ActiveMQ r450141's AND folded left: the first operand that is not TRUE, else TRUE."""
+    for t in ts:
+        if t is not True:
+            return t
+    return True
+
+
+def left_first_or(ts):
+    """ActiveMQ r450141's OR folded left: TRUE when any operand is, else the last one's value."""
+    ts = list(ts)
+    return True if True in ts else ts[-1]
+
+
+def logic_and(ts, rules: Rules):
+    """AND of truth values as `Rules.and_or` says."""
+    return left_first_and(ts) if rules.and_or is Logic.LEFT_FIRST else kleene_and(ts)
+
+
+def logic_or(ts, rules: Rules):
+    """OR of truth values as `Rules.and_or` says."""
+    return left_first_or(ts) if rules.and_or is Logic.LEFT_FIRST else kleene_or(ts)
+
+
+def _order(op: CompareOp, c: int) -> bool:
+    return {
+        CompareOp.EQ: c == 0,
+        CompareOp.NE: c != 0,
+        CompareOp.LT: c < 0,
+        CompareOp.GT: c > 0,
+        CompareOp.LE: c <= 0,
+        CompareOp.GE: c >= 0,
+    }[op]
+
+
+def _utf16(s: str) -> bytes:
+    return s.encode("utf-16-be", "surrogatepass")
+
+
+def compare(op: CompareOp, lv, rv, rules: Rules) -> "bool | None":
+    """``lv op rv`` as `Rules` decides: UNKNOWN if an operand is NULL (unless ``=`` is
+    NULL-aware), FALSE for unlike types, else the comparison in the type the rules name."""
+    if rules.ne_as_not_eq(op):
+        return kleene_not(compare(CompareOp.EQ, lv, rv, rules))
+    if lv is None or rv is None:
+        nulls = rules.eq_nulls(op)
+        if nulls is None:
+            return None
+        return nulls.both if lv is None and rv is None else nulls.left if lv is None else nulls.right
+    if not isinstance(lv.type, JmsType) or not isinstance(rv.type, JmsType):
+        # A function's list value (ActiveMQ's SPLIT / MAKELIST): `=` is List.equals (element-wise),
+        # anything else with a list is FALSE (ActiveMQ cannot order a list: it throws).
+        return op is CompareOp.EQ and java_equals(lv, rv)
+    conversion = rules.string_conversion(lv.type, rv.type)
+    if conversion is not None:
+        return compare_converted(op, lv, rv, conversion, rules)
+    rule = rules.compare(op, lv.type, rv.type)
+    if rule is Order.FALSE:
+        return False
+    if isinstance(rule, NumericOrder):
+        t = rule.type
+        if t.is_approximate:
+            if t is JmsType.FLOAT:  # Java converts an int/long to float in one rounding
+                a, b = jn.as_java_float(lv.value), jn.as_java_float(rv.value)
+            else:
+                a, b = float(lv.value), float(rv.value)
+            if rule.total:
+                return _order(op, jn.compare_to(a, b))
+            return {
+                CompareOp.EQ: a == b,
+                CompareOp.NE: a != b,
+                CompareOp.LT: a < b,
+                CompareOp.GT: a > b,
+                CompareOp.LE: a <= b,
+                CompareOp.GE: a >= b,
+            }[op]
+        a, b = lv.value, rv.value
+        return _order(op, (a > b) - (a < b))
+    if rule is Order.UTF16:
+        a, b = _utf16(lv.value), _utf16(rv.value)
+    else:
+        a, b = lv.value, rv.value
+    return _order(op, (a > b) - (a < b))
+
+
+def compare_converted(op: CompareOp, lv: TypedValue, rv: TypedValue, conversion, rules: Rules) -> "bool | None":
+    """``lv op rv`` for a string against a number or boolean under ``convert_string_expressions``
+    (``conversion`` is `Rules.string_conversion`'s decision): the string becomes the other side's
+    class (`javanum.java_value_of`); text Java cannot read (NumberFormatException) compares FALSE;
+    a boolean on the left is an ActiveMQ error (UNKNOWN)."""
+    side, t = conversion
+    if side == "error":
+        return None
+    text = lv.value if side == "left" else rv.value
+    value = jn.java_value_of(text, t.value)
+    if value is None:
+        return False
+    conv = TypedValue(t, value)
+    return compare(op, conv, rv, rules) if side == "left" else compare(op, lv, conv, rules)
+
+
+def java_equals(a: TypedValue, b: TypedValue) -> bool:
+    """``a.equals(b)`` of the boxed Java values: the same class and value. ``Double.equals`` and
+    ``Float.equals`` hold NaN equal to itself and 0.0 unequal to -0.0; lists (ActiveMQ's function
+    values) are equal element by element, as ``List.equals`` says."""
+    if a.type != b.type:
+        return False
+    if not isinstance(a.type, JmsType):  # lists
+        if len(a.value) != len(b.value):
+            return False
+        return all((x is None and y is None) or (x is not None and y is not None and java_equals(x, y))
+                   for x, y in zip(a.value, b.value))
+    if a.type.is_approximate:
+        return jn.compare_to(a.value, b.value) == 0
+    return a.value == b.value
+
+
+def _num(t: JmsType, value) -> TypedValue:
+    return TypedValue(t, value)
+
+
+def arithmetic(op: ArithOp, lv, rv, rules: Rules) -> "TypedValue | None":
+    """``lv op rv`` in the type `Rules.arithmetic` names: Java promotion and wraparound, IEEE
+    floating arithmetic, or string concatenation; NULL for NULL or non-numeric operands."""
+    if lv is None or rv is None:
+        return None
+    t = rules.arithmetic(op, lv.type, rv.type)
+    if t is None:
+        return None
+    if t is JmsType.STRING:
+        return TypedValue(JmsType.STRING, lv.value + java_string(rv, rules.text_jdk))
+    a, b = lv.value, rv.value
+    if t.is_approximate:
+        # Each operand is converted to the computation type first (int -> float is one rounding)
+        a, b = (jn.as_java_float(a), jn.as_java_float(b)) if t is JmsType.FLOAT else (float(a), float(b))
+        if op is ArithOp.PLUS:
+            r = a + b
+        elif op is ArithOp.MINUS:
+            r = a - b
+        elif op is ArithOp.TIMES:
+            r = a * b
+        elif op is ArithOp.DIVIDE:
+            r = jn.java_ddiv(a, b)
+        else:
+            r = jn.java_drem(a, b)
+        # Java float arithmetic: the exact double result of two floats, rounded to float, is
+        # what float arithmetic gives for + - * / (and %), since double has > 2×24+2 bits.
+        return _num(t, jn.to_float32(r) if t is JmsType.FLOAT else r)
+    wrap = jn.wrap_int if t is JmsType.INT else jn.wrap_long
+    if op is ArithOp.PLUS:
+        return _num(t, wrap(a + b))
+    if op is ArithOp.MINUS:
+        return _num(t, wrap(a - b))
+    if op is ArithOp.TIMES:
+        return _num(t, wrap(a * b))
+    if b == 0:  # Java throws ArithmeticException: no value
+        return None
+    if op is ArithOp.DIVIDE:
+        return _num(t, wrap(jn.java_idiv(a, b)))
+    return _num(t, jn.java_irem(a, b))
+
+
+def negate(v) -> "TypedValue | None":
+    """Unary minus: Java promotion (byte/short → int), wraparound; NULL for non-numerics."""
+    if v is None or not isinstance(v.type, JmsType) or not v.type.is_numeric:
+        return None
+    if v.type.is_approximate:
+        return TypedValue(v.type, -v.value)
+    t = JmsType.LONG if v.type is JmsType.LONG else JmsType.INT
+    wrap = jn.wrap_long if t is JmsType.LONG else jn.wrap_int
+    return TypedValue(t, wrap(-v.value))
+
+
+def identity(v, rules: Rules) -> "TypedValue | None":
+    """Unary plus: numbers unchanged; other values pass through only where the rules say so."""
+    if v is None or rules.plus_keeps(v.type):
+        return v
+    return None
+
+
+def java_string(v: TypedValue, jdk: int = 17) -> str:
+    """``String.valueOf`` of a JMS value (for ActiveMQ's string concatenation), floating values
+    as Java ``jdk`` prints them (`Rules.text_jdk`)."""
+    if v.type is JmsType.BOOLEAN:
+        return "true" if v.value else "false"
+    if v.type is JmsType.DOUBLE:
+        return jn.java_number_str(v.value, is_float=False, jdk=jdk)
+    if v.type is JmsType.FLOAT:
+        return jn.java_number_str(v.value, is_float=True, jdk=jdk)
+    if not isinstance(v.type, JmsType):  # an ActiveMQ list: AbstractCollection.toString
+        return "[" + ", ".join("null" if x is None else java_string(x, jdk) for x in v.value) + "]"
+    return str(v.value)
+
+
+# -- predicates, and one node given its operand values -----------------------------------------------
+
+def between(v, lo, hi, negated: bool, rules: Rules) -> "bool | None":
+    """``v [NOT] BETWEEN lo AND hi`` as `Rules.between` says."""
+    C = CompareOp
+    how = rules.between(negated)
+    if how is Between.NULL_IS_FALSE:  # two-valued: NULL anywhere is FALSE
+        if v is None or lo is None or hi is None:
+            t = False
+        else:
+            t = compare(C.GE, v, lo, rules) and compare(C.LE, v, hi, rules)
+        return (not t) if negated else t
+    if how is Between.OUTSIDE_AS_OR:  # x < low OR x > high
+        return logic_or([compare(C.LT, v, lo, rules), compare(C.GT, v, hi, rules)], rules)
+    t = logic_and([compare(C.GE, v, lo, rules), compare(C.LE, v, hi, rules)], rules)
+    return kleene_not(t) if negated else t
+
+
+def in_list(v, values: tuple, negated: bool, rules: Rules) -> "bool | None":
+    """``v [NOT] IN (values…)`` (string literals): UNKNOWN for NULL; a non-string as the rules say."""
+    if v is None:
+        return None
+    if v.type is not JmsType.STRING:
+        return rules.in_non_string(negated)
+    t = v.value in values
+    return (not t) if negated else t
+
+
+def like(v, pattern: str, escape: "str | None", negated: bool) -> "bool | None":
+    """``v [NOT] LIKE pattern``: UNKNOWN for NULL, FALSE (TRUE when negated) for a non-string."""
+    if v is None:
+        return None
+    t = v.type is JmsType.STRING and compile_like(pattern, escape).matches(v.value)
+    return (not t) if negated else t
+
+
+def _bool(t) -> "TypedValue | None":
+    return None if t is None else TypedValue(_BOOL, t)
+
+
+def apply(node: n.Node, values: list, rules: Rules) -> "TypedValue | None":
+    """The value of ``node`` given the values of its operands (`nodes.children` order).
+
+    The reference interpreter is this applied bottom up; the Arrow evaluator folds constant
+    nodes with it. Function calls are `functions.call_function` (which builds on this module).
+    """
+    if isinstance(node, n.Not):
+        return _bool(kleene_not(truth(values[0])))
+    if isinstance(node, n.And):
+        return _bool(logic_and([truth(v) for v in values], rules))
+    if isinstance(node, n.Or):
+        return _bool(logic_or([truth(v) for v in values], rules))
+    if isinstance(node, n.Comparison):
+        return _bool(compare(node.op, values[0], values[1], rules))
+    if isinstance(node, n.Arithmetic):
+        return arithmetic(node.op, values[0], values[1], rules)
+    if isinstance(node, n.Unary):
+        return negate(values[0]) if node.op is n.UnaryOp.MINUS else identity(values[0], rules)
+    if isinstance(node, n.Between):
+        return _bool(between(values[0], values[1], values[2], node.negated, rules))
+    if isinstance(node, n.InList):
+        return _bool(in_list(values[0], tuple(lit.value for lit in node.values), node.negated, rules))
+    if isinstance(node, n.Like):
+        return _bool(like(values[0], node.pattern, node.escape, node.negated))
+    if isinstance(node, n.IsNull):
+        return _bool((values[0] is None) != node.negated)
+    raise TypeError(f"no scalar rule for {type(node).__name__}")

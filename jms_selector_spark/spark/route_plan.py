@@ -1,0 +1,483 @@
+"""The routing plan: which subscriptions' selectors are evaluated for which message.
+
+**Templates first** (`route_templates`, used by `tag_matches`, i.e. by `route`): subscriptions
+whose fragments differ only in literals and that have an access predicate are matched through a
+broadcast join with a (value -> candidates) index and one lambda expression per template, so the
+plan grows with the number of selector shapes, not of subscriptions. What follows applies to the
+others (no access predicate, or a template of their own) and to `matching_names`.
+
+`matching_names` builds, for `routing.route`, the Column ``array<string>`` of the (sorted) names
+of the subscriptions a message matches. Two things keep its cost down:
+
+**Predicate index.** Most selectors are a conjunction with an *access predicate*: a conjunct that
+is exactly ``name = 'literal'``, ``name IN ('a', 'b')`` or an OR of those on one name, where
+``name`` is a STRING value of the message. The selector can only be TRUE when that conjunct is
+TRUE, i.e. when the message's value is one of those literals (NULL never is). So subscriptions
+are grouped by the name of their access predicate and each group becomes one decision::
+
+    CASE <value> WHEN 'car' THEN <matches among the 'car' candidates> WHEN 'bus' THEN … ELSE [] END
+
+and per message only the candidates of the branch its value selects are evaluated (each with
+its *whole* selector, so the index only ever skips subscriptions that cannot match: exact by
+construction, whatever the dialect's rules for the other conjuncts). The access predicate of a
+subscription is chosen from the subscriptions themselves: among its eligible conjuncts, the one
+with the smallest estimated selectivity (literals it names / distinct literals all subscriptions
+name for that value). Subscriptions without one are evaluated for every message (the general
+group).
+
+**JIT-sized code.** Whole-stage codegen compiles a projection into one Java method; from ~30
+CASEs on it exceeds HotSpot's 8,000-byte JIT limit and runs interpreted (4-6x slower), and
+splitting the expression does not help inside whole-stage codegen. When the plan has more than
+`JIT_CASES` CASEs (and at most `GUARD_MAX_CASES`: above, the method passes 64 KB, Spark gives
+whole-stage codegen up by itself, and that is measured faster than the guard; an indexed plan
+that large is replaced by the flat one, measured faster there), the Column carries a one-element ``array_sort`` (a `CodegenFallback`
+expression, evaluated on its own and not around the CASEs), which keeps the projection out of
+whole-stage codegen; Spark then compiles it as an ordinary projection whose CASE branches are
+split into small methods — what ``spark.sql.codegen.hugeMethodLimit=8000`` does, without
+changing the session's configuration.
+
+**Fallback subscriptions** (Arrow UDF): `tag_matches` has Python evaluate only the messages that
+pass the OR of their access predicates (when each has one); the others cross as NULLs, in the
+same scan.
+
+`explain_routing` shows the plan (groups, access names, estimated subscriptions evaluated per
+message).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterable
+
+from ..binder import Binding, bind
+from ..frontend import nodes as n
+from ..frontend.selector import parse
+from ..semantics.types import JmsType as T
+
+__all__ = ["AccessPredicate", "RoutingPlan", "plan_routing", "matching_names", "tag_matches", "explain_routing",
+           "JIT_CASES", "GUARD_MAX_CASES"]
+
+#: Above this many CASE expressions in one projection, the plan leaves whole-stage codegen (see
+#: the module docstring). Measured ~260 bytes of bytecode per realistic selector: 28 fit in 8,000.
+JIT_CASES = 24
+#: ... and up to this many: above, whole-stage codegen's one method exceeds Java's 64 KB and Spark
+#: itself falls back to the split projection the guard asks for; measured (README), the guard is
+#: then slower than Spark's own fallback (no access predicates, 1,000 subscriptions: 21.6 s vs 15.8 s).
+GUARD_MAX_CASES = 200
+#: An access predicate is used if it is estimated to select at most this share of the values the
+#: subscriptions name (1.0: always; an indexed subscription is never evaluated more often than a
+#: general one, its CASE is only repeated once per value it names).
+MAX_SELECTIVITY = 1.0
+
+
+@dataclass(frozen=True)
+class AccessPredicate:
+    """``<name> IN (values)`` as a necessary condition of a selector being TRUE."""
+
+    name: str  # as the selector writes it
+    value_sql: str  # the Spark SQL of the message's value (as the selector's translation reads it)
+    values: tuple  # the string literals, deduplicated, in first-seen order
+
+
+@dataclass(frozen=True)
+class Node:
+    """Subscriptions to evaluate: some indexed in groups (`Group`), the ``general`` ones always."""
+
+    groups: tuple = ()  # of Group
+    general: tuple = ()  # subscription names
+
+    @property
+    def names(self) -> tuple:
+        out = dict.fromkeys(self.general)
+        for g in self.groups:
+            out.update(dict.fromkeys(g.members))
+        return tuple(out)
+
+    @property
+    def case_count(self) -> int:
+        return sum(c.case_count for g in self.groups for c in g.by_value.values()) + len(self.general)
+
+    def estimated_evaluated(self) -> float:
+        return sum(sum(c.estimated_evaluated() for c in g.by_value.values()) / len(g.by_value)
+                   for g in self.groups) + len(self.general)
+
+    def depth(self) -> int:
+        return max((1 + c.depth() for g in self.groups for c in g.by_value.values()), default=0)
+
+
+@dataclass(frozen=True)
+class Group:
+    """Subscriptions indexed on one value: ``by_value[v]`` (a `Node`) holds the candidates when
+    the message's value is ``v`` (indexed further on another value when that pays)."""
+
+    name: str
+    value_sql: str
+    by_value: dict  # value -> Node
+    members: tuple  # subscription names
+
+
+@dataclass(frozen=True)
+class RoutingPlan:
+    root: Node
+    fallback: tuple  # subscription names evaluated by the Arrow UDF
+    fragments: dict = field(repr=False)  # name -> native SQL fragment
+    guard_column: "str | None" = None  # top-level column the codegen guard reads (None: no guard)
+    fallback_gate: "tuple | None" = None  # ((value SQL, values), ...): a message can match a fallback
+    # subscription only if one of these values is one of its literals (`gate_sql`); None: no gate
+    index_dropped: "int | None" = None  # CASEs of the indexed plan, when it was too large and dropped
+
+    @property
+    def groups(self) -> tuple:
+        return self.root.groups
+
+    @property
+    def general(self) -> tuple:
+        return self.root.general
+
+    @property
+    def case_count(self) -> int:
+        return self.root.case_count
+
+    def estimated_evaluated(self) -> float:
+        """Native subscriptions evaluated per message, if every value named by the subscriptions is
+        equally frequent and messages carry only those (an upper estimate otherwise)."""
+        return round(self.root.estimated_evaluated(), 2)
+
+
+# -- access predicates ------------------------------------------------------------------------
+
+def _conjuncts(root) -> list:
+    if root is None:
+        return []
+    if isinstance(root, n.And):
+        out = []
+        for op in root.operands:
+            out.extend(_conjuncts(op))
+        return out
+    return [root]
+
+
+def _string_literal(node) -> bool:
+    return isinstance(node, n.Literal) and node.type is T.STRING and isinstance(node.value, str)
+
+
+def _eligible(node, refs) -> "tuple[str, tuple] | None":
+    """(name, values) if ``node`` is TRUE exactly when the STRING value ``name`` is one of values."""
+    if isinstance(node, n.Comparison) and node.op is n.CompareOp.EQ and not getattr(node, "negated", False):
+        for ident, lit in ((node.left, node.right), (node.right, node.left)):
+            if isinstance(ident, n.Identifier) and _string_literal(lit) and _string_ref(refs.get(ident.name)):
+                return ident.name, (lit.value,)
+        return None
+    if isinstance(node, n.InList) and not node.negated and isinstance(node.operand, n.Identifier):
+        if _string_ref(refs.get(node.operand.name)) and node.values and all(_string_literal(v) for v in node.values):
+            return node.operand.name, tuple(dict.fromkeys(v.value for v in node.values))
+        return None
+    if isinstance(node, n.Or):
+        parts = [_eligible(op, refs) for op in node.operands]
+        if parts and all(parts) and len({p[0] for p in parts}) == 1:
+            return parts[0][0], tuple(dict.fromkeys(v for p in parts for v in p[1]))
+    return None
+
+
+def _string_ref(ref) -> bool:
+    return ref is not None and ref.type is T.STRING and ref.access in ("column", "map")
+
+
+def access_candidates(selector: str, schema, dialect, binding: Binding) -> list:
+    """Every eligible conjunct of ``selector`` as an `AccessPredicate` (empty: none)."""
+    from ..backends.spark_sql import SparkSqlGenerator
+
+    bound = bind(parse(selector or "", dialect=dialect), schema, binding)
+    out = []
+    gen = None
+    for c in _conjuncts(bound.root):
+        hit = _eligible(c, bound.refs)
+        if hit:
+            gen = gen or SparkSqlGenerator(bound)
+            out.append(AccessPredicate(hit[0], gen.env[hit[0]].sql, hit[1]))
+    return out
+
+
+# -- the plan -----------------------------------------------------------------------------------
+
+#: A branch with more candidates than this is indexed again on another access value ...
+SPLIT_MIN = 6
+#: ... up to this depth, and only if that repeats CASEs (IN lists in several branches) at most
+#: this many times over.
+MAX_DEPTH = 3
+MAX_REPEAT = 2.0
+
+
+def plan_routing(native, fallback, schema, dialect, binding: "Binding | None" = None, *,
+                 index: bool = True, jit_cases: int = JIT_CASES, guard_max: int = GUARD_MAX_CASES) -> RoutingPlan:
+    """The `RoutingPlan` of ``native`` ``[(subscription, fragment)]`` and ``fallback``
+    ``[subscription]`` (objects with ``name`` and ``selector``)."""
+    binding = binding or Binding()
+    fragments = {s.name: frag for s, frag in native}
+    names = [s.name for s, _ in native]
+    root = Node((), tuple(names))
+    if index:
+        cands = {s.name: access_candidates(s.selector or "", schema, dialect, binding) for s, _ in native}
+        indexed = _index(names, cands, frozenset(), 0)
+        # Above `guard_max` CASEs neither plan stays in whole-stage codegen; Spark's split code
+        # then costs so much per CASE that the index's nested CASEs (more of them) measured slower
+        # than one flat CASE per subscription (1,000 subscriptions: 32.2 s vs 13.0 s, README), so
+        # the flat plan is kept there: never slower than the single-CASE plan.
+        if indexed.case_count <= guard_max:
+            root = indexed
+    dropped = indexed.case_count if index and root is not indexed else None
+    guard = _guard_column(schema) if jit_cases < root.case_count <= guard_max else None
+    gate = _fallback_gate(fallback, schema, dialect, binding) if index and fallback else None
+    return RoutingPlan(root, tuple(s.name for s in fallback), fragments, guard, gate, dropped)
+
+
+def _fallback_gate(fallback, schema, dialect, binding) -> "tuple | None":
+    """The messages that can match some fallback subscription: the OR of each one's access
+    predicate (the one naming the fewest literals); None if one of them has none."""
+    merged: dict = {}
+    for s in fallback:
+        cands = access_candidates(s.selector or "", schema, dialect, binding)
+        if not cands:
+            return None
+        best = min(cands, key=lambda p: len(p.values))
+        merged.setdefault(best.value_sql, {}).update(dict.fromkeys(best.values))
+    return tuple((sql, tuple(vals)) for sql, vals in merged.items())
+
+
+def gate_sql(plan: RoutingPlan) -> "str | None":
+    """The SQL of ``plan.fallback_gate`` (TRUE: the message goes to the fallback UDF)."""
+    from ..backends.sql_render import sql_string
+
+    if plan.fallback_gate is None:
+        return None
+    return " OR ".join(f"{sql} IN ({', '.join(sql_string(v) for v in vals)})" for sql, vals in plan.fallback_gate)
+
+
+def _index(names, cands, used: frozenset, depth: int) -> Node:
+    """Group ``names`` by their most selective access predicate not on a ``used`` value."""
+    distinct: dict = {}
+    for nm in names:
+        for p in cands[nm]:
+            if p.value_sql not in used:
+                distinct.setdefault(p.value_sql, set()).update(p.values)
+    chosen = {}
+    for nm in names:
+        best = None
+        for p in cands[nm]:
+            if p.value_sql in used:
+                continue
+            est = len(p.values) / len(distinct[p.value_sql])
+            if est <= MAX_SELECTIVITY and (best is None or est < best[0]):
+                best = (est, p)
+        if best:
+            chosen[nm] = best[1]
+    by_key: dict = {}
+    for nm in names:
+        if nm in chosen:
+            by_key.setdefault(chosen[nm].value_sql, []).append(nm)
+    groups = []
+    for key, members in by_key.items():
+        by_value: dict = {}
+        for nm in members:
+            for v in chosen[nm].values:
+                by_value.setdefault(v, []).append(nm)
+        branches = {}
+        for v, ns in by_value.items():
+            node = Node((), tuple(ns))
+            if len(ns) > SPLIT_MIN and depth + 1 < MAX_DEPTH:
+                sub = _index(ns, cands, used | {key}, depth + 1)
+                if sub.groups and sub.case_count <= MAX_REPEAT * len(ns):
+                    node = sub
+            branches[v] = node
+        groups.append(Group(chosen[members[0]].name, key, branches, tuple(members)))
+    return Node(tuple(groups), tuple(nm for nm in names if nm not in chosen))
+
+
+_ORDERABLE = {"string", "boolean", "byte", "short", "integer", "long", "float", "double", "timestamp",
+              "timestamp_ntz", "date"}
+
+
+def _guard_column(schema) -> "str | None":
+    """A top-level column of an orderable atomic type (any: the guard only sorts one value)."""
+    if isinstance(schema, dict):  # {column: jms type}: flat, every JMS type is orderable
+        return next(iter(schema), None)
+    for f in getattr(schema, "fields", ()):
+        if f.dataType.typeName() in _ORDERABLE or f.dataType.typeName().startswith("decimal"):
+            return f.name
+    return None
+
+
+# -- the Column -----------------------------------------------------------------------------------
+
+_EMPTY = "CAST(array() AS ARRAY<STRING>)"
+
+
+def _names_sql(names, fragments) -> str:
+    from ..backends.sql_render import sql_string
+
+    cases = ", ".join(f"CASE WHEN ({fragments[nm]}) THEN {sql_string(nm)} END" for nm in names)
+    # array_except(..., [NULL]) drops the non-matches (no lambda: array_compact would be a
+    # CodegenFallback around every CASE, interpreted row by row)
+    return f"array_except(array({cases}), array(CAST(NULL AS STRING)))"
+
+
+def _node_sql(node: Node, fragments) -> "str | None":
+    from ..backends.sql_render import sql_string
+
+    parts = []
+    for g in node.groups:
+        whens = " ".join(f"WHEN {sql_string(v)} THEN {_node_sql(c, fragments) or _EMPTY}" for v, c in g.by_value.items())
+        parts.append(f"CASE {g.value_sql} {whens} ELSE {_EMPTY} END")
+    if node.general:
+        parts.append(_names_sql(node.general, fragments))
+    if not parts:
+        return None
+    return parts[0] if len(parts) == 1 else "concat(" + ", ".join(parts) + ")"
+
+
+def plan_sql(plan: RoutingPlan) -> "str | None":
+    """The Spark SQL of the native part of the plan (unsorted names), or None if it has none."""
+    from ..backends.sql_render import sql_identifier
+
+    sql = _node_sql(plan.root, plan.fragments)
+    if sql is not None and plan.guard_column is not None:
+        # array_sort is a CodegenFallback: a projection holding one is not whole-stage-generated,
+        # so Spark compiles it with its CASE branches split into small, JIT-able methods. It
+        # sorts a one-element array (cheap) and is never NULL, so the IF always takes `sql`.
+        col = sql_identifier(plan.guard_column)
+        sql = f"IF(size(array_sort(array({col}))) > 0, {sql}, {_EMPTY})"
+    return sql
+
+
+def matching_names(native, fallback, schema, *, dialect, binding: "dict | None" = None, index: bool = True):
+    """Column ``array<string>``: sorted names of the matching subscriptions, per message.
+
+    ``native``: ``[(subscription, SQL fragment)]``; ``fallback``: ``[subscription]`` whose
+    selectors need the vectorized fallback (one Arrow UDF evaluates them together).
+    """
+    from pyspark.sql import functions as F
+
+    from ..backends.udf import routing_udf, source_args
+
+    b = Binding.of(**(binding or {}))
+    plan = plan_routing(native, fallback, schema, dialect, b, index=index)
+    sql = plan_sql(plan)
+    matches = F.expr(sql) if sql is not None else F.array().cast("array<string>")
+    if fallback:
+        udf, cols = routing_udf([(s.name, s.selector) for s in fallback], dialect, schema, b)
+        matches = F.concat(matches, udf(*source_args(cols)))  # only the columns they read
+    return F.sort_array(matches)
+
+
+def tag_matches(messages, native, fallback, *, dialect, binding: "dict | None" = None, index: bool = True,
+                column: str = "__jms_matches", templates: bool = True):
+    """``messages`` plus ``column``: what `matching_names` computes, except that the subscriptions
+    sharing a template on an access value are matched through a broadcast join with their index
+    (`route_templates`; ``templates=False``: not), and the fallback (Arrow UDF) subscriptions
+    evaluate only the messages that pass one of their native access predicates
+    (`RoutingPlan.fallback_gate`): the others cross to Python as NULLs (a few bytes) and are not
+    evaluated. One scan of the messages."""
+    from pyspark.sql import functions as F
+
+    from ..backends.udf import routing_udf, source_args
+
+    b = Binding.of(**(binding or {}))
+    schema, drop = messages.schema, []
+    tp = _templates(native, schema, dialect, b) if index and templates else None
+    if tp is not None:
+        from .route_templates import apply_templates
+
+        native = list(tp.rest)
+        messages, parts, drop = apply_templates(messages, tp)
+    plan = plan_routing(native, fallback, schema, dialect, b, index=index)
+    sql = plan_sql(plan)
+    matches = F.expr(sql) if sql is not None else F.array().cast("array<string>")
+    if tp is not None:
+        matches = F.concat(matches, *[F.expr(p) for p in parts])
+    if not fallback:
+        return messages.withColumn(column, F.sort_array(matches)).drop(*drop)
+    gated = plan.fallback_gate is not None
+    udf, cols = routing_udf([(s.name, s.selector) for s in fallback], dialect, schema, b, gated=gated)
+    args = source_args(cols)
+    if gated:  # one scan: a row outside the gate crosses with NULLs only and is not evaluated
+        gate = F.coalesce(F.expr(gate_sql(plan)), F.lit(False))
+        args = [gate] + [F.when(gate, a) for a in args]
+    return messages.withColumn(column, F.sort_array(F.concat(matches, udf(*args)))).drop(*drop)
+
+
+def _templates(native, schema, dialect, binding):
+    """The `route_templates.TemplatePlan` of ``native``, or None when it templates nothing."""
+    from .route_templates import plan_templates
+
+    tp = plan_templates(native, schema, dialect, binding)
+    return tp if tp.accesses else None
+
+
+# -- explain --------------------------------------------------------------------------------------
+
+def explain_routing(schema, subscriptions, *, dialect="jms", index: bool = True, **binding) -> str:
+    """The routing plan of ``subscriptions`` over a table of ``schema`` (a DataFrame's ``schema``,
+    or the DataFrame), as text: groups, access names, subscriptions evaluated per message."""
+    from ..backends.spark_sql import selector_to_sql
+    from ..semantics.dialects import get_dialect
+    from ..frontend.errors import SelectorError, UnsupportedSelectorError
+    from .subscriptions import normalize_subscriptions
+
+    schema = getattr(schema, "schema", schema)
+    d = get_dialect(dialect)
+    native, fallback, invalid = [], [], []
+    for s in normalize_subscriptions(subscriptions):
+        try:
+            native.append((s, selector_to_sql(s.selector or "", schema, dialect=d, **binding)))
+        except UnsupportedSelectorError:
+            fallback.append(s)
+        except SelectorError:
+            invalid.append(s.name)
+    tp = _templates(native, schema, d, Binding.of(**binding)) if index else None
+    plan = plan_routing(list(tp.rest) if tp else native, fallback, schema, d, Binding.of(**binding), index=index)
+    return format_plan(plan, invalid=invalid, templates=tp)
+
+
+def format_plan(plan: RoutingPlan, *, invalid: Iterable = (), max_values: int = 8, templates=None) -> str:
+    from .route_templates import format_templates
+
+    native = len(plan.fragments)
+    invalid = list(invalid)
+    lines = [f"routing plan: {native + (len(templates.names) if templates else 0)} native subscriptions"
+             + (f": {len(templates.names)} in templates, {native} in " if templates else " in ")
+             + f"{len(plan.groups)} indexed group(s) + {len(plan.general)} general; {len(plan.fallback)} fallback "
+             f"(Arrow UDF); {len(invalid)} invalid"
+             + (f" ({', '.join(invalid[:10])}{', ...' if len(invalid) > 10 else ''}: not routed)" if invalid else "")]
+    if templates:
+        lines += format_templates(templates)
+    for g in sorted(plan.groups, key=lambda g: -len(g.members)):
+        sizes = sorted(((len(c.names), v) for v, c in g.by_value.items()), reverse=True)
+        shown = ", ".join(f"{v!r}: {k}" for k, v in sizes[:max_values])
+        more = f", ... {len(sizes) - max_values} more" if len(sizes) > max_values else ""
+        lines.append(f"  group on {g.name} ({g.value_sql}): {len(g.members)} subscriptions, {len(g.by_value)} values, "
+                     f"candidates per value {{{shown}{more}}}, mean {sum(k for k, _ in sizes) / len(sizes):.1f}")
+        inner: dict = {}
+        for c in g.by_value.values():
+            for h in c.groups:
+                inner[h.name] = inner.get(h.name, 0) + 1
+        if inner:
+            lines.append("    indexed again within a value on: " + ", ".join(f"{k} ({m} values)" for k, m in inner.items())
+                         + f"; evaluated per message in this group ~"
+                         f"{sum(c.estimated_evaluated() for c in g.by_value.values()) / len(g.by_value):.1f}")
+    if plan.general:
+        lines.append(f"  general (no access predicate, evaluated for every message): {len(plan.general)}")
+    lines.append(f"  {'other ' if templates else ''}native subscriptions evaluated per message: ~{plan.estimated_evaluated()} of {native} "
+                 f"(estimate: values named by the subscriptions equally frequent)"
+                 + (f"; + {len(plan.fallback)} in the UDF" if plan.fallback else ""))
+    if plan.fallback:
+        lines.append("  fallback (Arrow UDF) evaluates only messages with " + " OR ".join(
+            f"{sql} IN ({', '.join(map(repr, vals))})" for sql, vals in plan.fallback_gate) if plan.fallback_gate else
+                     "  fallback (Arrow UDF) evaluates every message (a fallback subscription has no access predicate)")
+    if plan.index_dropped is not None:
+        lines.append(f"  the indexed plan would need {plan.index_dropped} CASE expressions (> {GUARD_MAX_CASES}): "
+                     "one flat CASE per subscription instead (measured faster once Spark splits the code)")
+    lines.append(f"  CASE expressions: {plan.case_count}; "
+                 + (f"kept out of whole-stage codegen (> {JIT_CASES}: split into JIT-able methods)"
+                    if plan.guard_column else
+                    f"over {GUARD_MAX_CASES}: too large for whole-stage codegen, Spark runs it split"
+                    if plan.case_count > GUARD_MAX_CASES else "one whole-stage-codegen method"))
+    return "\n".join(lines)
