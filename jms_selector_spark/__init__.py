@@ -3,19 +3,24 @@
 Public API (the names are stable)::
 
     parse(selector, *, dialect="jms") -> Selector
-    evaluate(selector, headers=None, properties=None, *, dialect="jms", types=None) -> bool | None
-    selector_to_sql(selector, schema=None, *, dialect="jms", **binding) -> str
-    selector_to_column(selector, schema, *, dialect="jms", **binding) -> Column
-    jms_filter(df, selector, *, dialect="jms", **binding) -> DataFrame
-    explain_filter(selector, schema, *, dialect="jms", **binding) -> str
+    evaluate(selector, headers=None, properties=None, *, dialect=None, types=None) -> bool | None
+    selector_to_sql(selector, schema=None, *, dialect=None, **binding) -> str
+    selector_to_column(selector, schema, *, dialect=None, **binding) -> Column
+    jms_filter(df, selector, *, dialect=None, **binding) -> DataFrame
+    explain_filter(selector, schema, *, dialect=None, **binding) -> str
     register(spark, *, dialect="jms", name="jms_match")        # jms_match & friends for spark.sql
     register_selector(spark, name, selector, source, ...)      # a selector as a native SQL function
     route(messages, subscriptions, *, mode="topic", ...) -> DataFrame
     route_report(routed, subscriptions, ...) -> dict          # errors and outcome counts
     explain_routing(schema, subscriptions, ...) -> str        # the routing plan
-    lint(selector, dialect="jms", schema=None, **binding) -> list[LintWarning]
+    lint(selector, dialect=None, schema=None, **binding) -> list[LintWarning]
     compare_dialects(selector, a, b, schema=None) -> DialectComparison   # a witness message, or how it searched
     migration_report(messages, subscriptions, from_dialect, to_dialect) -> MigrationReport
+
+A ``selector`` is text (parsed with ``dialect``, default ``"jms"``) or a `Selector`, which keeps
+its own dialect: passing a different ``dialect=`` with it raises ``ValueError``. Each entry point
+normalises its inputs once (`selector.as_selector`, `get_dialect`, `binder.to_schema`); the
+native-vs-fallback decision is taken by one planner for all of them (`hybrid`).
 
 Nothing here imports Spark; the Spark entry points import it when called.
 

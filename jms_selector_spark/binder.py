@@ -19,8 +19,9 @@ This is where the data model of DESIGN.md is decided (the header names and types
   double; timestamp → long epoch millis. Anything else is not selectable: referring to such a
   column raises `SelectorBindingError` naming it.
 
-The schema is read by duck typing (``fields``, ``dataType.typeName()``), so this module does not
-import pyspark. A plain ``{"column": "jms type"}`` dict also works as a flat schema.
+The schema is read as `semantics.schema.to_schema` normalises it (a Spark StructType, a plain ``{"column":
+"jms type"}`` dict for a flat table, or an Arrow schema), so this module imports neither pyspark
+nor pyarrow.
 """
 from __future__ import annotations
 
@@ -34,9 +35,10 @@ from .frontend.errors import BindingOptionError, SelectorBindingError
 from .frontend.selector import Selector
 from .semantics.dialects import HEADER_TYPES
 from .semantics.lowering import rules_for
+from .semantics.schema import to_schema
 from .semantics.types import JmsType
 
-__all__ = ["Binding", "ColumnRef", "BoundSelector", "bind", "jms_type_of_spark", "check_options",
+__all__ = ["Binding", "ColumnRef", "BoundSelector", "bind", "to_schema", "jms_type_of_spark", "check_options",
            "unknown_property_refs", "warn_unknown_properties", "UNKNOWN_PROPERTIES"]
 
 log = logging.getLogger(__name__)
@@ -209,21 +211,8 @@ def jms_type_of_spark(data_type) -> "tuple[JmsType, str | None] | None":
 
 
 def _fields(schema) -> dict:
-    if isinstance(schema, Mapping):
-        return {k: _TypeName(v) for k, v in schema.items()}
-    return {f.name: f.dataType for f in schema.fields}
-
-
-class _TypeName:
-    """A type given by name in a dict schema ("long", "string", "int"...)."""
-
-    def __init__(self, name):
-        t = name if isinstance(name, JmsType) else JmsType.parse(str(name))
-        self.jms = t
-        self._name = {JmsType.INT: "integer", JmsType.STRING: "string"}.get(t, t.value)
-
-    def typeName(self):
-        return self._name
+    """``{column: schema.DataType}``: every form of schema read through `to_schema`, once."""
+    return to_schema(schema).field_types()
 
 
 def bind(selector: Selector, schema, binding: "Binding | None" = None) -> BoundSelector:
@@ -284,7 +273,7 @@ def _unselectable(selector, name, column, data_type, why=""):
 
 
 def _typed_ref(selector, name, path, access, data_type, header=False) -> ColumnRef:
-    if isinstance(data_type, _TypeName):
+    if data_type.jms is not None:  # a {column: JMS type} schema names the type itself
         return ColumnRef(name, path, access, data_type.jms, None, data_type.typeName(), header)
     found = jms_type_of_spark(data_type)
     if found is None:

@@ -84,7 +84,7 @@ class ReferenceInterpreter(NodeVisitor):
 
     def visit_Unary(self, node):
         v = self.visit(node.operand)
-        return sem.negate(v) if node.op is n.UnaryOp.MINUS else sem.identity(v, self.rules)
+        return sem.negate(v, self.rules) if node.op is n.UnaryOp.MINUS else sem.identity(v, self.rules)
 
     def visit_Between(self, node):
         v, lo, hi = self.visit(node.operand), self.visit(node.low), self.visit(node.high)
@@ -95,7 +95,7 @@ class ReferenceInterpreter(NodeVisitor):
         return self._bool(sem.in_list(self.visit(node.operand), values, node.negated, self.rules))
 
     def visit_Like(self, node):
-        return self._bool(sem.like(self.visit(node.operand), node.pattern, node.escape, node.negated))
+        return self._bool(sem.like(self.visit(node.operand), node.pattern, node.escape, node.negated, self.rules))
 
     def visit_FunctionCall(self, node):
         return call_function(node.name, [self.visit(a) for a in node.args], self.rules.text_jdk)
@@ -106,7 +106,7 @@ class ReferenceInterpreter(NodeVisitor):
 
 
 def evaluate(selector, headers: "Mapping | None" = None, properties: "Mapping | None" = None, *,
-             dialect: "str | Dialect" = "jms", types: "Mapping | None" = None) -> "bool | None":
+             dialect: "str | Dialect | None" = None, types: "Mapping | None" = None) -> "bool | None":
     """Evaluate a selector against one message: TRUE, FALSE or UNKNOWN (None).
 
     Parameters
@@ -119,7 +119,9 @@ def evaluate(selector, headers: "Mapping | None" = None, properties: "Mapping | 
     properties : dict, optional
         Application properties. A Python int is a long, a float a double, unless ``types`` says
         otherwise; a missing or None property is NULL.
-    dialect : str or Dialect, default "jms"
+    dialect : str or Dialect, optional
+        The dialect of a selector given as text (default ``"jms"``); a `Selector` keeps its own
+        (a different ``dialect`` raises ``ValueError``).
     types : dict, optional
         JMS types of properties: ``{"qty": "int", "ratio": "float", "flag": "byte"}``.
 

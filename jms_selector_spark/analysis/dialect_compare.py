@@ -31,13 +31,13 @@ import time
 from dataclasses import dataclass, field
 
 from ..frontend import nodes as n
-from ..frontend.errors import SelectorError
-from ..frontend.selector import parse
-from ..interpreter import ReferenceInterpreter, message_resolver
 from ..semantics.dialects import HEADER_TYPES, Dialect, get_dialect
+from ..frontend.errors import SelectorError
+from ..interpreter import ReferenceInterpreter, message_resolver
 from ..semantics.javanum import to_float32
-from ..semantics.types import INT_MAX, INT_MIN, LONG_MAX, LONG_MIN, JmsType
+from ..frontend.selector import parse
 from .typed_message import TypedMessage, answer, format_value, word
+from ..semantics.types import INT_MAX, INT_MIN, LONG_MAX, LONG_MIN, JmsType
 
 __all__ = ["TypedMessage", "DialectComparison", "compare_dialects", "answer", "format_value"]
 
@@ -211,19 +211,17 @@ def _dedup(values) -> list:
 
 
 def _schema_types(schema) -> "dict | None":
+    """``{column: JmsType}`` of a flat schema (any form `binder.to_schema` reads, or a DataFrame)."""
     if schema is None:
         return None
-    fields = getattr(getattr(schema, "schema", schema), "fields", None)
-    if fields is not None:  # a Spark StructType (or a DataFrame): flat columns
-        from ..binder import jms_type_of_spark
+    from ..binder import jms_type_of_spark, to_schema
 
-        out = {}
-        for f in fields:
-            jt = jms_type_of_spark(f.dataType)
-            if jt is not None:
-                out[f.name] = jt[0]
-        return out
-    return {k: v if isinstance(v, JmsType) else JmsType.parse(str(v)) for k, v in dict(schema).items()}
+    out = {}
+    for f in to_schema(getattr(schema, "schema", schema)).fields:
+        jt = f.dataType.jms or (jms_type_of_spark(f.dataType) or (None,))[0]
+        if jt is not None:
+            out[f.name] = jt
+    return out
 
 
 def _slots(names, da: Dialect, db: Dialect, schema) -> list:

@@ -108,6 +108,18 @@ ROWS = (
     Row("an expression as the whole selector", "+n", _m(n=5)),
     Row("dotted identifier", "p.q", _m(**{"p.q": True})),
     Row("ordering two booleans", "t > f", _m(t=True, f=False)),
+    # issue #14: Qpid C++
+    Row("binary literal with `_`", "n = 0b1_0", _m(n=2)),
+    Row("hex float literal, `f` suffix", "d = 0x8p-3 AND d = 1.0f", _m(d=1.0)),
+    Row("hex literal whose digits start with 0", "n = 0x0F", _m(n=15)),
+    Row("int = float: compared as float or double", "i = f", _m(i=(16777217, "int"), f=(16777216.0, "float"))),
+    Row("`IN` with expressions", "n IN (1, m + 1)", _m(n=3, m=2)),
+    Row("`NOT IN`, an element of an unlike type", "n NOT IN ('a', 2)", _m(n=1)),
+    Row("`IS NULL` on a predicate", "(x > 1) IS NULL", _m()),
+    Row("`NOT LIKE` on a number", "n NOT LIKE '1'", _m(n=1)),
+    Row("`LIKE … ESCAPE ''`", "s LIKE 'a%' ESCAPE ''", _m(s="ab")),
+    Row("`LIKE`, the escape character escaping itself", "s LIKE 'a!!' ESCAPE '!'", _m(s="a!")),
+    Row("Qpid C++ header name `amqp.priority`", "amqp.priority = 4", _m({"JMSPriority": 4})),
 )
 
 

@@ -44,17 +44,17 @@ from __future__ import annotations
 import inspect
 from dataclasses import dataclass, field
 
-from ..binder import Binding, bind
 from ..frontend import nodes as n
+from ..binder import Binding, bind, to_schema
+from ..semantics.dialects import Dialect
 from ..frontend.lexer import CONVERT_PREFIX, double_minus_positions
-from ..frontend.parser import MAX_LENGTH
-from ..frontend.selector import Selector, parse
-from ..frontend.source import Located, Span, render_caret
-from ..semantics.dialects import Dialect, get_dialect
-from ..semantics.lowering import Order, rules_for
-from ..semantics.types import JmsType
 from .lint_ibm import IBM_CHECKS
 from .lint_wso2_solace import CHECKS as _TARGET_CHECKS
+from ..semantics.lowering import Order, rules_for
+from ..frontend.parser import MAX_LENGTH
+from ..frontend.selector import Selector, as_selector
+from ..frontend.source import Located, Span, render_caret
+from ..semantics.types import JmsType
 
 __all__ = ["LintWarning", "lint", "CHECKS", "CONVERT_STRING_PREFIX"]
 
@@ -238,7 +238,7 @@ def _check_missing(ctx: _Context):
     props = ctx.fields.get(ctx.bound.binding.properties)
     layout_names = list(ctx.fields)
     where = "the table has no such column"
-    if props is not None and hasattr(props, "typeName") and props.typeName() == "struct":
+    if props is not None and props.typeName() == "struct":
         layout_names = [f.name for f in props.fields]
         where = f"the struct column {ctx.bound.binding.properties!r} has no such field"
     for name, ref in ctx.bound.refs.items():
@@ -325,7 +325,7 @@ def _first_span(selector: Selector, name: str) -> Span:
 def _data_type(ctx: _Context, path: tuple):
     dt = ctx.fields.get(path[0]) if path else None
     for part in path[1:]:
-        if dt is None or not hasattr(dt, "fields"):
+        if dt is None:
             return None
         dt = {f.name: f.dataType for f in dt.fields}.get(part)
     return dt
@@ -350,13 +350,15 @@ def _binding(binding: dict) -> "tuple[Binding, dict]":
     return Binding.of(**binding), property_types
 
 
-def lint(selector, dialect: "str | Dialect" = "jms", schema=None, **binding) -> "list[LintWarning]":
+def lint(selector, dialect: "str | Dialect | None" = None, schema=None, **binding) -> "list[LintWarning]":
     """Warnings about what is legal in ``selector`` but probably not meant.
 
     Parameters
     ----------
     selector : str or Selector
-    dialect : str or Dialect, default "jms"
+    dialect : str or Dialect, optional
+        The dialect of a selector given as text (default ``"jms"``); a `Selector` keeps its own
+        (a different ``dialect`` raises ``ValueError``).
     schema : Spark StructType or dict, optional
         The table the selector will run on (``df.schema``, or ``{column: jms type}`` for a flat
         table). With it, names are bound as `jms_filter` binds them and the schema checks run
@@ -382,15 +384,15 @@ def lint(selector, dialect: "str | Dialect" = "jms", schema=None, **binding) -> 
     >>> lint("JMSType = 'car'")
     []
     """
-    sel = selector if isinstance(selector, Selector) else parse(selector, dialect=get_dialect(dialect))
+    sel = as_selector(selector, dialect)
     if sel.root is None:
         return []
     ctx = _Context(sel, schema, parents=_parents(sel.root))
     if schema is not None:
+        schema = to_schema(schema)
         b, ctx.property_types = _binding(binding)
         ctx.bound = bind(sel, schema, b)
-        ctx.fields = (dict(schema) if isinstance(schema, dict)
-                      else {f.name: f.dataType for f in schema.fields})
+        ctx.fields = schema.field_types()
     out = []
     for check in CHECKS:
         out.extend(check(ctx))

@@ -6,9 +6,8 @@ import math
 from dataclasses import dataclass
 
 from ..frontend.errors import SelectorError
-from ..frontend.selector import parse
 from ..interpreter import ReferenceInterpreter, message_resolver
-from ..semantics.dialects import get_dialect
+from ..frontend.selector import as_selector, parse
 from ..semantics.types import JmsType
 
 __all__ = ["TypedMessage", "answer", "format_value", "word"]
@@ -40,7 +39,7 @@ class TypedMessage:
 
     def evaluate(self, selector, dialect) -> "bool | None":
         """The selector's answer on this message (``selector`` parsed, or text parsed with ``dialect``)."""
-        sel = selector if not isinstance(selector, str) else parse(selector, dialect=dialect)
+        sel = as_selector(selector, dialect)
         if sel.root is None:
             return True
         d = sel.dialect
@@ -89,7 +88,7 @@ def format_value(v) -> str:
 def answer(selector: str, dialect, message: "TypedMessage | None" = None) -> str:
     """``"TRUE"``, ``"FALSE"``, ``"UNKNOWN"`` or ``"invalid"``: the selector in ``dialect`` on ``message``."""
     try:
-        sel = parse(selector, dialect=get_dialect(dialect))
+        sel = parse(selector, dialect=dialect)
     except SelectorError:
         return "invalid"
     return word((message or TypedMessage()).evaluate(sel, None))

@@ -1,8 +1,8 @@
 """From Arrow data to the JMS columns a selector reads (the UDF side of the data model).
 
-A message struct reaches a Python UDF as an Arrow ``StructArray``. This module describes its type
-in the shape `binder.bind` reads (so headers, flat/struct/map/VARIANT properties and every
-conversion follow the same rules as the SQL back end), then pulls out, for each name a selector
+A message struct reaches a Python UDF as an Arrow ``StructArray``; `semantics.schema.to_schema` reads its
+type in the shape `binder.bind` reads (so headers, flat/struct/map/VARIANT properties and every
+conversion follow the same rules as the SQL back end); this module pulls out, for each name a selector
 uses, either ``(JmsType, pa.Array)`` or, for a VARIANT property, one array per JMS type (non-null
 only on the rows whose value has that type) — the input of `vectorized.evaluate_batch`.
 
@@ -20,71 +20,7 @@ import pyarrow.compute as pc
 from ..semantics.types import JmsType
 from .arrow_javanum import java_value_of_arrow
 
-__all__ = ["ARROW_TYPES", "spark_like_type", "spark_like_schema", "extract_columns", "slice_rows", "is_variant_type"]
-
-
-class _T:
-    """A stand-in for a Spark DataType: just what binder.py reads."""
-
-    def __init__(self, name, **kw):
-        self._name = name
-        self.__dict__.update(kw)
-
-    def typeName(self):
-        return self._name
-
-
-class _Field:
-    def __init__(self, name, data_type):
-        self.name = name
-        self.dataType = data_type
-
-
-class _Schema:
-    def __init__(self, fields):
-        self.fields = fields
-
-
-def is_variant_type(t: pa.DataType) -> bool:
-    return (pa.types.is_struct(t) and t.num_fields == 2
-            and {t.field(i).name for i in range(2)} == {"value", "metadata"}
-            and all(pa.types.is_binary(t.field(i).type) or pa.types.is_large_binary(t.field(i).type) for i in range(2)))
-
-
-def spark_like_type(t: pa.DataType) -> _T:
-    """The Spark type name binder.py expects, for an Arrow type."""
-    if pa.types.is_boolean(t):
-        return _T("boolean")
-    if pa.types.is_int8(t):
-        return _T("byte")
-    if pa.types.is_int16(t):
-        return _T("short")
-    if pa.types.is_int32(t):
-        return _T("integer")
-    if pa.types.is_int64(t):
-        return _T("long")
-    if pa.types.is_float32(t):
-        return _T("float")
-    if pa.types.is_float64(t):
-        return _T("double")
-    if pa.types.is_string(t) or pa.types.is_large_string(t) or pa.types.is_string_view(t):
-        return _T("string")
-    if pa.types.is_decimal(t):
-        return _T("decimal", precision=t.precision, scale=t.scale)
-    if pa.types.is_timestamp(t):
-        return _T("timestamp")
-    if is_variant_type(t):
-        return _T("variant")
-    if pa.types.is_struct(t):
-        return _T("struct", fields=[_Field(t.field(i).name, spark_like_type(t.field(i).type)) for i in range(t.num_fields)])
-    if pa.types.is_map(t):
-        return _T("map", keyType=spark_like_type(t.key_type), valueType=spark_like_type(t.item_type))
-    return _T(str(t))
-
-
-def spark_like_schema(t: pa.StructType) -> _Schema:
-    """A StructType-like schema for the fields of an Arrow struct type."""
-    return _Schema([_Field(t.field(i).name, spark_like_type(t.field(i).type)) for i in range(t.num_fields)])
+__all__ = ["ARROW_TYPES", "extract_columns", "slice_rows"]
 
 
 def _child(arr: pa.Array, name: str) -> pa.Array:

@@ -323,7 +323,7 @@ def infer_flat_schema(sel: Selector) -> dict:
     return schema
 
 
-def selector_to_sql(selector, schema=None, *, dialect="jms", headers=None, properties=None,
+def selector_to_sql(selector, schema=None, *, dialect=None, headers=None, properties=None,
                     property_types=None, unknown_properties="warn") -> str:
     """Translate a JMS selector into a Spark SQL boolean expression (for ``WHERE`` / ``F.expr``).
 
@@ -334,7 +334,9 @@ def selector_to_sql(selector, schema=None, *, dialect="jms", headers=None, prope
     schema : pyspark StructType or dict, optional
         The table the fragment will run on (``df.schema``), or ``{column: jms type}`` for a flat
         table. None: flat columns whose types are guessed from use (a warning names them).
-    dialect : str or Dialect, default "jms"
+    dialect : str or Dialect, optional
+        The dialect of a selector given as text (default ``"jms"``); a `Selector` keeps its own
+        (a different ``dialect`` raises ``ValueError``).
     headers : dict, optional
         JMS header name → column name (``{"JMSType": "msg_type"}``).
     properties : str, optional

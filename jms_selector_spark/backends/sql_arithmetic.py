@@ -57,9 +57,12 @@ class SqlArithmetic:
             return V(f"CAST(NULL AS {_SPARK.get(v.type, 'STRING')})", T.NULL)
         if v.type is T.NULL or not v.type.is_numeric:
             return V("CAST(NULL AS DOUBLE)", T.NULL)
-        if v.type.is_approximate:
-            return V(f"(-({v.sql}))", v.type, v.nullable)
-        if v.type is T.LONG:
+        t = self.rules.negation(v.type)
+        if t is T.DOUBLE and v.type is not T.DOUBLE:
+            return V(f"(-CAST({v.sql} AS DOUBLE))", t, v.nullable)
+        if t.is_approximate:
+            return V(f"(-({v.sql}))", t, v.nullable)
+        if t is T.LONG:
             return V(_wrap64(f"-CAST({v.sql} AS DECIMAL(20,0))"), T.LONG, v.nullable)
         if v.type is T.INT:
             return V(_wrap32(f"-CAST({v.sql} AS BIGINT)"), T.INT, v.nullable)

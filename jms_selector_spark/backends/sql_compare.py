@@ -180,7 +180,8 @@ class SqlComparisons:
         if x.type is T.NULL:
             return _UNKNOWN
         if x.type is not T.STRING:
-            return _strict(_TRUE if node.negated else _FALSE, x)
+            value = self.rules.like_non_string(node.negated)
+            return _UNKNOWN if value is None else _strict(_TRUE if value else _FALSE, x)
         p = _bool(like_to_sql(x.op(), node.pattern, node.escape), x.nullable)
         return _not(p) if node.negated else p
 

@@ -27,8 +27,9 @@ import pyarrow.compute as pc
 from ..binder import Binding, bind
 from ..frontend.errors import SelectorError
 from ..frontend.selector import Selector, parse
-from ..semantics.dialects import Dialect, get_dialect
-from .arrow_columns import extract_columns, slice_rows, spark_like_schema
+from ..semantics.dialects import JMS, Dialect
+from ..semantics.schema import to_schema
+from .arrow_columns import extract_columns, slice_rows
 from .sql_render import sql_identifier
 
 __all__ = ["match_batch", "error_batch", "match_udf", "selector_error_udf", "selector_udf", "routing_udf",
@@ -69,7 +70,7 @@ class _Compiled:
 def _compile(text: str, dialect: Dialect, struct_type: pa.DataType, binding: Binding):
     """A `_Compiled` selector for one selector text and message type, or the SelectorError it raises."""
     try:
-        return _Compiled(bind(parse(text, dialect=dialect), spark_like_schema(struct_type), binding))
+        return _Compiled(bind(parse(text, dialect=dialect), to_schema(struct_type), binding))
     except SelectorError as exc:
         return exc
 
@@ -104,7 +105,7 @@ def _evaluate(compiled: _Compiled, messages: pa.Array, cache: dict) -> pa.Boolea
     return compiled.evaluate(extract_columns(compiled.bound, messages, cache), len(messages))
 
 
-def match_batch(selectors: pa.Array, messages: pa.Array, dialect: "str | Dialect" = "jms", *,
+def match_batch(selectors: pa.Array, messages: pa.Array, dialect: Dialect = JMS, *,
                 binding: "Binding | None" = None, three_valued: bool = False) -> pa.BooleanArray:
     """Evaluate one selector per row over a batch of message structs.
 
@@ -114,7 +115,8 @@ def match_batch(selectors: pa.Array, messages: pa.Array, dialect: "str | Dialect
         The selector of each row (NULL: no selector, every message matches).
     messages : pyarrow struct array
         The messages (top-level fields: header columns and properties, as in the data model).
-    dialect : str or Dialect
+    dialect : Dialect
+        (the entry point normalised it: `get_dialect`)
     binding : Binding, optional
     three_valued : bool, default False
         Keep UNKNOWN (and invalid selectors) as null instead of FALSE.
@@ -132,7 +134,6 @@ def match_batch(selectors: pa.Array, messages: pa.Array, dialect: "str | Dialect
     subscriptions CROSS JOIN messages), filtering every column for every selector cost more than
     evaluating the selectors.
     """
-    d = get_dialect(dialect)
     binding = binding or Binding()
     selectors, messages = _as_array(selectors), _as_array(messages)
     n = len(messages)
@@ -141,10 +142,10 @@ def match_batch(selectors: pa.Array, messages: pa.Array, dialect: "str | Dialect
     first = selectors[0].as_py()
     if first is not None and selectors.null_count == 0 and pc.all(pc.equal(selectors, first)).as_py():
         # one selector for the whole batch (a literal): 5x cheaper to check than to encode
-        result = _segment(_compile_texts([first], d, messages.type, binding)[0], messages, {}, 0, n)
+        result = _segment(_compile_texts([first], dialect, messages.type, binding)[0], messages, {}, 0, n)
     else:
         enc = pc.dictionary_encode(selectors)
-        compiled = _compile_texts(enc.dictionary.to_pylist(), d, messages.type, binding)
+        compiled = _compile_texts(enc.dictionary.to_pylist(), dialect, messages.type, binding)
         idx = enc.indices.fill_null(-1).to_numpy(zero_copy_only=False)
         order = np.argsort(idx, kind="stable")
         counts = np.bincount(idx + 1, minlength=len(compiled) + 1)  # NULL selector first, then each text
@@ -176,65 +177,61 @@ def _segment(compiled, ordered: pa.Array, cache: dict, start: int, count: int) -
     return compiled.evaluate(columns, count)
 
 
-def error_batch(selectors: pa.Array, dialect: "str | Dialect" = "jms") -> pa.StringArray:
+def error_batch(selectors: pa.Array, dialect: Dialect = JMS) -> pa.StringArray:
     """The error text (type, message, position, caret) of each invalid selector; NULL otherwise."""
-    d = get_dialect(dialect)
     enc = pc.dictionary_encode(_as_array(selectors))
     messages = []
     for text in enc.dictionary.to_pylist():
         try:
-            parse(text, dialect=d)
+            parse(text, dialect=dialect)
             messages.append(None)
         except SelectorError as exc:
             messages.append(f"{type(exc).__name__}: {exc}")
     return pc.take(pa.array(messages, pa.string()), enc.indices)
 
 
-def match_udf(dialect: "str | Dialect" = "jms", *, binding: "Binding | None" = None, three_valued: bool = False):
+def match_udf(dialect: Dialect = JMS, *, binding: "Binding | None" = None, three_valued: bool = False):
     """An Arrow UDF ``(selector STRING, message STRUCT) -> BOOLEAN`` (see `match_batch`)."""
     from pyspark.sql.functions import arrow_udf
 
-    d = get_dialect(dialect)
 
     @arrow_udf("boolean")
     def jms_match(selector: pa.Array, message: pa.Array) -> pa.Array:
-        return match_batch(selector, message, d, binding=binding, three_valued=three_valued)
+        return match_batch(selector, message, dialect, binding=binding, three_valued=three_valued)
 
     return jms_match
 
 
-def binding_error_batch(selectors: pa.Array, messages: pa.Array, dialect: "str | Dialect" = "jms", *,
+def binding_error_batch(selectors: pa.Array, messages: pa.Array, dialect: Dialect = JMS, *,
                         binding: "Binding | None" = None) -> pa.StringArray:
     """Like `error_batch`, and also the error of binding each selector to the type of ``messages``
     (a struct array): what makes ``jms_match(selector, message)`` FALSE on every row — an ARRAY or
     DATE column, a header column of the wrong type, ``unknown_properties='error'``. NULL: valid."""
-    d = get_dialect(dialect)
     binding = binding or Binding()
     selectors, messages = _as_array(selectors), _as_array(messages)
     enc = pc.dictionary_encode(selectors)
     out = []
     for text in enc.dictionary.to_pylist():
-        compiled = _compile(text, d, messages.type, binding)
+        compiled = _compile(text, dialect, messages.type, binding)
         out.append(f"{type(compiled).__name__}: {compiled}" if isinstance(compiled, SelectorError) else None)
     return pc.take(pa.array(out, pa.string()), enc.indices)
 
 
-def selector_error_udf(dialect: "str | Dialect" = "jms", *, binding: "Binding | None" = None):
+def selector_error_udf(dialect: Dialect = JMS, *, binding: "Binding | None" = None):
     """An Arrow UDF ``(selector STRING[, message STRUCT]) -> STRING``: the error with its
     position, or NULL. With a message struct, binding errors against its type too
     (`binding_error_batch`)."""
     from pyspark.sql.functions import arrow_udf
 
-    d = get_dialect(dialect)
 
     @arrow_udf("string")
     def jms_selector_error(*args: pa.Array) -> pa.Array:
         if len(args) == 1:
-            return error_batch(args[0], d)
+            return error_batch(args[0], dialect)
         if len(args) != 2:
             raise TypeError(f"jms_selector_error takes (selector) or (selector, message struct), not {len(args)} "
                             "arguments")
-        return binding_error_batch(args[0], args[1], d, binding=binding)
+        return binding_error_batch(args[0], args[1], dialect, binding=binding)
 
     return jms_selector_error
 
@@ -284,7 +281,7 @@ def selector_udf(selector: Selector, schema, binding: "Binding | None" = None):
     return jms_fallback, columns
 
 
-def routing_udf(named_selectors, dialect: "str | Dialect", schema, binding: "Binding | None" = None, *,
+def routing_udf(named_selectors, dialect: Dialect, schema, binding: "Binding | None" = None, *,
                 gated: bool = False):
     """One Arrow UDF evaluating several (valid) selectors over the same rows: ``(udf, columns)``.
 
@@ -295,9 +292,8 @@ def routing_udf(named_selectors, dialect: "str | Dialect", schema, binding: "Bin
     """
     from pyspark.sql.functions import arrow_udf
 
-    d = get_dialect(dialect)
     b = binding or Binding()
-    bounds = [(name, _Compiled(bind(parse(text, dialect=d), schema, b))) for name, text in named_selectors]
+    bounds = [(name, _Compiled(bind(parse(text, dialect=dialect), schema, b))) for name, text in named_selectors]
     columns = list(dict.fromkeys(c for _, compiled in bounds for c in compiled.bound.source_columns()))
     names = pa.array([name for name, _ in bounds], pa.string())
 

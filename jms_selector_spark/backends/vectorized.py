@@ -238,10 +238,8 @@ class VectorizedEvaluator(NodeVisitor):
             if node.op is n.UnaryOp.PLUS:
                 if self.rules.plus_keeps(t):
                     out[t] = p
-            elif numeric and t.is_approximate:
-                out[t] = pc.negate(p)
             elif numeric:
-                wide = _T.LONG if t is _T.LONG else _T.INT  # byte/short promote to int
+                wide = self.rules.negation(t)  # Java: byte/short promote to int
                 _merge(out, wide, pc.negate(_cast(p, ARROW_TYPES[wide])))
         return out
 
@@ -289,7 +287,7 @@ class VectorizedEvaluator(NodeVisitor):
         if s is not None:
             hit = _like(s, node.pattern, node.escape)
             pieces.append(_not(hit) if node.negated else hit)
-        pieces.extend(self._non_string(v, node.negated))
+        pieces.extend(self._non_string(v, self.rules.like_non_string(node.negated)))
         return _bool_union(_coalesce(pieces))
 
     def visit_IsNull(self, node):

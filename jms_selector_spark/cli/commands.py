@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import warnings
 from dataclasses import dataclass, field
 
 from .._version import __version__
@@ -41,10 +40,10 @@ from ..frontend import nodes as n
 from ..frontend.errors import SelectorError, UnsupportedSelectorError
 from ..frontend.printer import quote_string, to_text
 from ..frontend.selector import Selector, parse
-from ..semantics.dialects import DIALECTS, Dialect, get_dialect
+from ..semantics.dialects import DIALECTS, JMS, Dialect, get_dialect
 from ..semantics.types import JmsType
-from .selector_io import (EXIT_INVALID, EXIT_OK, EXIT_USAGE, InputError, binding_of, emit, entry_prefix,
-                          exit_status, lint_lines, parse_entry, read_entries, report, summary)
+from .selector_io import (EXIT_INVALID, EXIT_OK, EXIT_USAGE, InputError, add_binding_options, binding_of, emit,
+                          entry_prefix, exit_status, lint_lines, parse_entry, read_entries, report, summary)
 from .schema import parse_ddl, parse_schema, read_parquet_schema, schema_arg, schema_text
 
 __all__ = ["main", "build_parser", "render_tree", "parse_schema", "parse_ddl", "read_parquet_schema",
@@ -133,7 +132,7 @@ def _tree_children(node: n.Node) -> tuple:
     return n.children(node)
 
 
-def render_tree(root: "n.Node | None", dialect: "str | Dialect" = "jms", *, ascii_only: bool = False) -> list[str]:
+def render_tree(root: "n.Node | None", dialect: Dialect = JMS, *, ascii_only: bool = False) -> list[str]:
     """The AST as an indented tree, one node a line: class name, then operator or value.
 
     Iterative, so the deepest tree `parse` accepts renders without recursion.
@@ -142,7 +141,7 @@ def render_tree(root: "n.Node | None", dialect: "str | Dialect" = "jms", *, asci
     ----------
     root : Node or None
         The tree (`Selector.root`); None is the empty selector.
-    dialect : str or Dialect, default "jms"
+    dialect : Dialect, default JMS
         Decides which names are headers and how literals print.
     ascii_only : bool, default False
         Draw the branches with ``|``, ``+--`` and ``\\--`` instead of box-drawing characters.
@@ -161,7 +160,6 @@ def render_tree(root: "n.Node | None", dialect: "str | Dialect" = "jms", *, asci
     └── IsNull IS NULL
         └── Identifier b (property)
     """
-    d = get_dialect(dialect)
     if root is None:
         return ["(empty selector: every message matches)"]
     tee, last, bar = ("+-- ", "\\-- ", "|   ") if ascii_only else ("├── ", "└── ", "│   ")
@@ -173,10 +171,10 @@ def render_tree(root: "n.Node | None", dialect: "str | Dialect" = "jms", *, asci
         if label is None:
             raise UnsupportedSelectorError(f"cannot render {type(node).__name__}", "", getattr(node, "span", None))
         if is_last is None:
-            lines.append(label(node, d))
+            lines.append(label(node, dialect))
             child_indent = ""
         else:
-            lines.append(indent + (last if is_last else tee) + label(node, d))
+            lines.append(indent + (last if is_last else tee) + label(node, dialect))
             child_indent = indent + ("    " if is_last else bar)
         kids = _tree_children(node)
         for i in range(len(kids) - 1, -1, -1):
@@ -217,35 +215,36 @@ def _section_tree(ex: _Explanation) -> list[str]:
                                                            ascii_only=ex.ascii_only)]
 
 
-_ASSUMED = "assumes flat columns of types "
-
-
 def _section_sql(ex: _Explanation) -> list[str]:
-    from ..spark.api import selector_to_sql  # no pyspark: the fragment is built as a string
+    """The fragment `selector_to_sql` produces, or why there is none: the planner's decision for
+    the whole selector (`hybrid.decide`, as `route` takes it); no pyspark."""
+    from ..backends.spark_sql import infer_flat_schema
+    from ..binder import Binding, bind, check_options, warn_unknown_properties
+    from ..spark.hybrid import decide
 
-    lines = []
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        try:
-            ex.sql = selector_to_sql(ex.selector, ex.schema, dialect=ex.selector.dialect, **ex.binding)
-        except UnsupportedSelectorError as e:
-            ex.sql = None
-            ex.notes.append(e)
+    b = Binding.of(**ex.binding)
     if ex.schema is not None:
-        lines.append("schema (--schema): " + schema_text(ex.schema))
+        check_options(ex.schema, b)
+        schema = ex.schema
     else:
-        assumed = [str(w.message) for w in caught]
-        shown = [m.split(_ASSUMED, 1)[1] if _ASSUMED in m else m for m in assumed]
-        if shown:
-            lines.append("schema (assumed, no --schema given): " + "; ".join(shown))
-        else:
-            lines.append("schema (no --schema given): no column is read")
+        schema = infer_flat_schema(ex.selector) if ex.selector.root is not None else {}
+    bound = bind(ex.selector, schema, b)
+    warn_unknown_properties(bound)
+    plan = decide(bound)
+    ex.sql = plan.sql
+    if plan.reason is not None:
+        ex.notes.append(plan.reason)
+    if ex.schema is not None:
+        lines = ["schema (--schema): " + schema_text(ex.schema)]
+    elif ex.selector.root is not None:
+        lines = ["schema (assumed, no --schema given): " + ", ".join(f"{k}: {v}" for k, v in schema.items())]
+    else:
+        lines = ["schema (no --schema given): no column is read"]
     lines.append("spark sql:")
     if ex.sql is not None:
         lines.append("  " + ex.sql)
     else:
-        err = ex.notes[-1]
-        lines.append(f"  (none: {err.message})")
+        lines.append(f"  (none: {plan.reason.message})")
     return lines
 
 
@@ -338,13 +337,6 @@ def _cmd_explain(args) -> int:
     return EXIT_INVALID if invalid else EXIT_OK
 
 
-def _header_arg(text: str):
-    header, sep, column = text.partition("=")
-    if not sep or not header.strip() or not column.strip():
-        raise argparse.ArgumentTypeError(f"expected HEADER=COLUMN, got {text!r}")
-    return header.strip(), column.strip()
-
-
 def _cmd_route_plan(args) -> int:
     """The routing plan of several subscriptions (`route_plan.explain_routing`): no Spark needed."""
     from ..backends.spark_sql import infer_flat_schema
@@ -406,10 +398,7 @@ def build_parser() -> argparse.ArgumentParser:
                  "('weight BIGINT, properties MAP<STRING,STRING>'), or a Parquet file or folder "
                  "(its schema is read). Without it, explain guesses flat types from use.",
         )
-        p.add_argument("--properties", metavar="COLUMN",
-                       help="the column holding the properties (STRUCT, MAP or VARIANT; default 'properties')")
-        p.add_argument("--header", dest="header_columns", type=_header_arg, action="append", metavar="HEADER=COLUMN",
-                       help="a header's column when not named as the header, e.g. JMSType=msg_type (repeatable)")
+        add_binding_options(p)
 
     check = sub.add_parser(
         "check", help="exit 0 if every selector is valid, 1 (with the error and a caret) if one is not",
@@ -486,6 +475,9 @@ def main(argv: "list[str] | None" = None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as e:  # --help, --version (0) and usage errors (2)
         return e.code if isinstance(e.code, int) else EXIT_USAGE
+    for attr in ("dialect", "from_dialect", "to_dialect"):  # str -> Dialect, once for every command
+        if isinstance(getattr(args, attr, None), str):
+            setattr(args, attr, get_dialect(getattr(args, attr)))
     try:
         return args.run(args)
     except InputError as e:

@@ -4,12 +4,16 @@
 
     jms-selector compare-dialects "qty / 2 = 2" --from jms --to activemq [--schema qty:int] [--json]
     jms-selector migration-report --subscriptions subs.csv --archive archive/ --from jms --to activemq [--json]
+        [--header JMSType=msg_type ...] [--properties props]
 
 ``compare-dialects`` needs no Spark (`compare_dialects`); ``migration-report`` starts a local
 Spark session (or uses the active one), reads the archive (Parquet by default) and runs
 `migration_report`. The subscriptions file is CSV with a header (``name,selector`` and optional
 attribute columns such as ``durable``, ``subscribed_at``) or JSON lines (``{"name": ...,
 "selector": ...}``), chosen by ``--subscriptions-format`` or the first character (``{``: JSON lines).
+
+``--header``/``--properties`` say how the archive holds messages, as for ``explain`` and the other
+commands. ``compare-dialects`` has no table (its witness is a message, not a row), so it has none.
 
 Exit status, as diff(1): 0 no difference found, 1 a difference (a witness, or a subscription whose
 delivery or validity changes), 2 usage error.
@@ -24,7 +28,7 @@ import sys
 
 from ..semantics.dialects import DIALECTS
 from .schema import schema_arg
-from .selector_io import InputError, decode_utf8, emit, read_bytes
+from .selector_io import InputError, add_binding_options, binding_of, decode_utf8, emit, read_bytes
 
 __all__ = ["add_commands", "read_subscriptions"]
 
@@ -104,10 +108,7 @@ def _cmd_report(args) -> int:
     spark = SparkSession.getActiveSession() or SparkSession.builder.master(args.master).appName(
         "jms-selector migration-report").getOrCreate()
     messages = spark.read.format(args.archive_format).load(args.archive)
-    binding = {}
-    if args.properties:
-        binding["properties"] = args.properties
-    report = migration_report(messages, subs, args.from_dialect, args.to_dialect, **binding)
+    report = migration_report(messages, subs, args.from_dialect, args.to_dialect, **binding_of(args))
     if args.json:
         emit(json.dumps(report.to_dict(), ensure_ascii=False, default=str), sys.stdout)
     else:
@@ -150,7 +151,7 @@ def add_commands(sub, epilog: str = "") -> None:
     rep.add_argument("--subscriptions-format", choices=("auto", "csv", "jsonl"), default="auto")
     rep.add_argument("--archive", required=True, metavar="PATH", help="the messages (Parquet unless --archive-format)")
     rep.add_argument("--archive-format", default="parquet", help="a Spark source: parquet (default), json, orc, delta...")
-    rep.add_argument("--properties", metavar="COLUMN", help="the column holding the properties (STRUCT, MAP or VARIANT)")
+    add_binding_options(rep)  # --properties, --header HEADER=COLUMN: as for the other commands
     rep.add_argument("--master", default="local[*]", help="Spark master when no session is active (local[*])")
     dialects(rep)
     rep.set_defaults(run=_cmd_report, command_parser=rep)

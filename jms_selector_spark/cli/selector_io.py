@@ -2,6 +2,7 @@
 lines with names), escaped output, error reports and the exit status."""
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from dataclasses import dataclass
@@ -136,6 +137,22 @@ def entry_prefix(entry: Entry) -> str:
 
 def report(err: SelectorError, entry: "Entry | None" = None) -> None:
     emit(f"{entry_prefix(entry) if entry else ''}{type(err).__name__}: {err}", sys.stderr)
+
+
+def header_arg(text: str):
+    """``--header HEADER=COLUMN`` (argparse type): ``(header, column)``."""
+    header, sep, column = text.partition("=")
+    if not sep or not header.strip() or not column.strip():
+        raise argparse.ArgumentTypeError(f"expected HEADER=COLUMN, got {text!r}")
+    return header.strip(), column.strip()
+
+
+def add_binding_options(p) -> None:
+    """``--properties COLUMN`` and ``--header HEADER=COLUMN`` (how the table holds messages)."""
+    p.add_argument("--properties", metavar="COLUMN",
+                   help="the column holding the properties (STRUCT, MAP or VARIANT; default 'properties')")
+    p.add_argument("--header", dest="header_columns", type=header_arg, action="append", metavar="HEADER=COLUMN",
+                   help="a header's column when not named as the header, e.g. JMSType=msg_type (repeatable)")
 
 
 def binding_of(args) -> dict:

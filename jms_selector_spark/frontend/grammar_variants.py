@@ -6,6 +6,7 @@
   sign (``NOT a = 1`` is ``(NOT a) = 1``), ``=``/``<>``/``IS NULL`` chain above ``<``/``LIKE``/
   ``BETWEEN``/``IN``, and ``NULL`` is a literal (rejected where it is compared).
 - `BrokerJGrammar` is Qpid Broker-J's: ActiveMQ's chaining with ``NOT`` over a whole predicate.
+- `CppGrammar` is the Qpid C++ broker's: the JMS shape, IN over any expressions, its LIKE escape.
 """
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from .errors import SelectorSyntaxError
 from .grammar import Grammar
 from .source import Span
 
-__all__ = ["SqlGrammar", "ActiveMQGrammar", "BrokerJGrammar"]
+__all__ = ["SqlGrammar", "ActiveMQGrammar", "BrokerJGrammar", "CppGrammar"]
 
 
 class SqlGrammar(Grammar):
@@ -190,3 +191,72 @@ class BrokerJGrammar(ActiveMQGrammar):
         equality_expression : comparison_expression
         comparison_expression : additive_expression"""
         p[0] = p[1]
+
+
+class CppGrammar(SqlGrammar):
+    """The Qpid C++ broker's parser (SelectorExpression.cpp, a recursive descent shaped like the
+    JMS productions): IN takes any expressions (`Dialect.in_expressions`) and LIKE's ESCAPE follows
+    its ``toRegex`` (`Dialect.cpp_like_escape`)."""
+
+    p_in_value_bad = None  # every element is an expression here (PLY skips a non-function)
+
+    def p_in_value(self, p):
+        "in_value : additive_expression"
+        p[0] = p[1]
+
+    def _in(self, p):
+        """``x IN (a, b)`` is ``x = a OR x = b`` (InExpression: TRUE on a match, else UNKNOWN when
+        x or an element is NULL, else FALSE). ``x NOT IN (…)`` (NotInExpression) is that negated,
+        except that it is FALSE when an element's type is unlike x's and nothing is NULL: ``NOT g
+        AND (compatible OR g IS NULL)``, where an element is compatible when ``x = e OR x <> e``
+        (both are FALSE for unlike types, one is TRUE otherwise, NULL makes both UNKNOWN). A list of
+        string literals keeps the JMS `InList` node, whose non-string rule is `Rules.in_non_string`."""
+        neg = len(p) == 7
+        x, items, span = p[1], p[4 + neg], self._span(p, 1, len(p) - 1)
+        if all(isinstance(e, n.Literal) and e.type is JmsType.STRING for e in items):
+            return super()._in(p)  # the JMS form keeps its node (`Rules.in_non_string` has the rule)
+        self._allow("NOT IN" if neg else "IN", self._keywords(p, 2, 2 + neg))
+
+        def cmp(op, e):
+            return n.Comparison(op, x, e, span=span)
+
+        def fold(cls, ops):
+            return ops[0] if len(ops) == 1 else cls(tuple(ops), span=span)
+
+        g = fold(n.Or, [cmp(n.CompareOp.EQ, e) for e in items])
+        if not neg:
+            p[0] = g
+            return
+        compatible = [n.Or((cmp(n.CompareOp.EQ, e), cmp(n.CompareOp.NE, e)), span=span) for e in items]
+        # n-ary nodes stay flat, as the parser builds them (the printed text parses back to this tree)
+        either = (*compatible[0].operands,) if len(compatible) == 1 else (n.And(tuple(compatible), span=span),)
+        p[0] = n.And((n.Not(g, span=span), n.Or((*either, n.IsNull(g, span=span)), span=span)), span=span)
+
+    def p_escape(self, p):
+        """escape : ESCAPE STRING
+                  | empty"""
+        if len(p) == 2:
+            p[0] = (None, None)
+            return
+        char, span = p[2][0], self._tok_span(p, 2)
+        if len(char.encode("utf-8")) > 1:
+            self._fail(SelectorSyntaxError, "single character string required after ESCAPE (one byte in"
+                       f" UTF-8 for the {self.dialect.name!r} dialect)", span)
+        if char in ("%", "_"):
+            self._fail(SelectorSyntaxError, "'%' and '_' are not allowed as ESCAPE characters", span)
+        p[0] = (char or None, span)
+
+    def _broker_like(self, pattern, escape, span):
+        """``toRegex``: an escape character makes the next ``%`` or ``_`` literal and is itself never
+        literal (a second one only keeps the escape pending); one at the end is dropped. Rewritten
+        into the usual reading, where the escape character then only ever precedes ``%`` or ``_``."""
+        if escape is None:
+            return pattern, None
+        out, pending = [], False
+        for c in pattern:
+            if c == escape:
+                pending = True
+                continue
+            out.append(escape + c if pending and c in "%_" else c)
+            pending = False
+        return "".join(out), escape

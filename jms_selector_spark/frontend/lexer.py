@@ -28,6 +28,7 @@ import unicodedata
 
 import ply.lex as lex
 
+from .cpp_numbers import CppNumberError, CppRangeError, scan_cpp_number
 from .errors import SelectorSyntaxError, SelectorTypeError
 from .source import Span
 from .tokens import JAVA_WHITESPACE, RESERVED, TOKENS
@@ -188,6 +189,8 @@ class SelectorLexer:
 
     @lex.TOKEN(_NUMBER)
     def t_NUMBER(self, t):
+        if self.dialect.cpp_literals:
+            return self._cpp_number(t)
         text = t.value
         core = re.match(_NUMBER_CORE, text).end()
         glued = self._identifier_length(text[core:], start=False)
@@ -295,6 +298,20 @@ class SelectorLexer:
                 len(text),
             )
         self._fail(f"invalid numeric literal {text!r}", pos, len(text))
+
+    def _cpp_number(self, t):
+        """Qpid C++'s literal forms and values (`cpp_numbers`)."""
+        data, pos = t.lexer.lexdata, t.lexpos
+        try:
+            end, kind, value = scan_cpp_number(data, pos)
+        except CppRangeError as e:  # a decimal of 2^63 and above is checked by the parser, with its sign
+            raise SelectorTypeError(str(e), self._text, Span(pos, pos + len(t.value)))
+        except CppNumberError as e:
+            self._fail(f"invalid numeric literal {t.value!r} ({e})", pos, len(t.value))
+        t.lexer.lexpos = end
+        t.type = "EXACT_NUMERIC" if kind == "exact" else "APPROX_NUMERIC"
+        t.value = (value, data[pos:end])
+        return t
 
     def _fail(self, message, pos, length):
         raise SelectorSyntaxError(message, self._text, Span(pos, pos + length))

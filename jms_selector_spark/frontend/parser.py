@@ -22,7 +22,7 @@ import ply.yacc as yacc
 from ..semantics.dialects import Dialect, get_dialect
 from . import nodes as n
 from .errors import SelectorSyntaxError
-from .grammar_variants import ActiveMQGrammar, BrokerJGrammar, SqlGrammar
+from .grammar_variants import ActiveMQGrammar, BrokerJGrammar, CppGrammar, SqlGrammar
 from .lexer import SelectorLexer
 from .source import Span
 
@@ -39,7 +39,8 @@ class _Parser:
 
     def __init__(self, dialect: Dialect):
         grammar_cls = (ActiveMQGrammar if dialect.not_binds_tighter
-                       else BrokerJGrammar if dialect.chained_comparisons else SqlGrammar)
+                       else BrokerJGrammar if dialect.chained_comparisons
+                       else CppGrammar if dialect.in_expressions or dialect.cpp_like_escape else SqlGrammar)
         if grammar_cls.p_selector.__doc__ is None:
             raise RuntimeError("the selector grammar lives in docstrings; it cannot be built under python -OO")
         self.grammar = grammar_cls(dialect)

@@ -117,10 +117,25 @@ def parse(selector: str, *, dialect: "str | Dialect" = "jms", max_length: int = 
     return _parse_cached(selector, get_dialect(dialect), max_length)
 
 
-def as_selector(selector: "str | Selector", dialect: "str | Dialect" = "jms") -> Selector:
+def as_selector(selector: "str | Selector", dialect: "str | Dialect | None" = None) -> Selector:
     """The one normalisation of a public ``selector`` argument: a `Selector` as it is (it carries
-    its own dialect), a string parsed with ``dialect``."""
-    return selector if isinstance(selector, Selector) else parse(selector, dialect=dialect)
+    its own dialect), a string parsed with ``dialect`` (None: ``"jms"``).
+
+    Raises ``ValueError`` when ``dialect`` is given and differs from a `Selector`'s own: the
+    selector was parsed under other rules, and using either dialect silently would be wrong.
+
+    >>> as_selector(parse("a = 1", dialect="activemq"), "jms")
+    Traceback (most recent call last):
+      ...
+    ValueError: the Selector 'a = 1' was parsed with dialect 'activemq', but dialect='jms' was passed: parse the text with dialect='jms', or leave dialect= out
+    """
+    if not isinstance(selector, Selector):
+        return parse(selector, dialect="jms" if dialect is None else dialect)
+    if dialect is not None and get_dialect(dialect) != selector.dialect:
+        asked = dialect if isinstance(dialect, str) else dialect.name
+        raise ValueError(f"the Selector {selector.text!r} was parsed with dialect {selector.dialect.name!r}, but "
+                         f"dialect={asked!r} was passed: parse the text with dialect={asked!r}, or leave dialect= out")
+    return selector
 
 
 @functools.lru_cache(maxsize=4096)

@@ -9,7 +9,7 @@ from types import MappingProxyType
 
 from .types import JmsType as _T
 
-__all__ = ["JMS_HEADERS", "JMS_ALL_HEADERS", "SOLACE_HEADERS", "HEADER_TYPES", "ZERO_ID", "delivery_mode_name",
+__all__ = ["JMS_HEADERS", "JMS_ALL_HEADERS", "SOLACE_HEADERS", "HEADER_TYPES", "ZERO_ID", "QPID_CPP_ALIASES", "delivery_mode_name",
            "delivery_mode_code"]
 
 #: Headers the JMS specification makes selectable.
@@ -64,3 +64,10 @@ def delivery_mode_code(value):
 
 #: IBM MQ's all-zero identifier (MQMI_NONE / MQCI_NONE) as a JMS id string: ``ID:`` + 48 zeros.
 ZERO_ID = "ID:" + "0" * 48
+
+#: Qpid C++'s ``amqp.*`` names for the headers (Selector.cpp's special values; JMS names alias them).
+QPID_CPP_ALIASES = MappingProxyType({f"amqp.{k}": v for k, v in {
+    "subject": "JMSType", "correlation_id": "JMSCorrelationID", "message_id": "JMSMessageID",
+    "delivery_mode": "JMSDeliveryMode", "redelivered": "JMSRedelivered", "priority": "JMSPriority",
+    "to": "JMSDestination", "reply_to": "JMSReplyTo", "creation_time": "JMSTimestamp",
+    "absolute_expiry_time": "JMSExpiration"}.items()})

@@ -8,23 +8,11 @@ one place, `lowering.py`, which turns it into the decisions the back ends render
 is a new table entry here; a new evaluation rule is a new field, one decision in `lowering.py`
 and, where it needs a new primitive, its rendering in each back end.
 
-Built in:
-
-- ``jms``: the JMS specification text (as restated by IBM MQ, WSO2, Solace and others).
-- ``activemq``: ActiveMQ Classic 5.17, measured with its own selector engine
-  (``../shared/oracle/activemq``).
-- ``artemis``, ``qpid`` (Broker-J), ``qpid-jms``, ``rabbitmq`` (the broker's SQL filter),
-  ``rabbitmq-jms`` (JMS client + topic exchange): each judged against its broker's own test suite
-  (issue #14, README "Broker dialects").
-- ``ibmmq``: IBM MQ classes for JMS (queue-manager selection): ``jms`` plus the all-zero
-  message/correlation id wildcard, constant-FALSE rejection, a 10,240-byte limit and hex/octal/L
-  literals (DIALECTS.md §1).
-- ``mqe``: IBM WebSphere MQ Everyplace: only AND, ``=`` and IS NULL; exact types without numeric
-  promotion; header literals take the header's type; JMSDeliveryMode is the int 2/1
-  (DIALECTS.md §2).
-- ``wso2``: WSO2 Message Broker 3.x (andes), whose engine is ActiveMQ's of 2006 (r450141), as
-  Qpid Java 0.1x copied it: measured on that code (``../shared/DIALECTS.md`` §3).
-- ``solace``: Solace PubSub+ (seed 004 and Solace's "Selectors" pages; §4).
+Built in (`DIALECTS`; each entry's comment says what it follows): ``jms`` (the JMS text),
+``activemq`` (ActiveMQ Classic 5.17, measured), ``ibmmq``, ``mqe``, ``wso2``, ``solace`` (the seeds,
+DIALECTS.md §1-§4), and the brokers judged against their own test suites (issue #14, README
+"Broker dialects"): ``artemis``, ``qpid`` (Broker-J), ``qpid-jms``, ``rabbitmq`` (the broker's SQL
+filter), ``rabbitmq-jms`` (JMS client + topic exchange), ``qpid-cpp`` (the Qpid C++ broker).
 """
 from __future__ import annotations
 
@@ -32,12 +20,13 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Mapping
 
-from .data_model import (HEADER_TYPES, JMS_ALL_HEADERS, JMS_HEADERS, SOLACE_HEADERS, ZERO_ID, delivery_mode_code,
+from .data_model import (HEADER_TYPES, JMS_ALL_HEADERS, JMS_HEADERS, QPID_CPP_ALIASES, SOLACE_HEADERS, ZERO_ID, delivery_mode_code,
                          delivery_mode_name)
+from .types import ACTIVEMQ_COMPARISON_PROMOTION, EXACT_ONLY_PROMOTION, INT64_DOUBLE_PROMOTION
 from .types import JmsType as _T
 
 __all__ = ["Dialect", "JMS", "ACTIVEMQ", "IBMMQ", "MQE", "WSO2", "SOLACE", "ARTEMIS", "QPID", "QPID_JMS", "RABBITMQ",
-           "RABBITMQ_JMS", "DIALECTS", "get_dialect", "JMS_HEADERS", "JMS_ALL_HEADERS", "SOLACE_HEADERS",
+           "RABBITMQ_JMS", "QPID_CPP", "DIALECTS", "get_dialect", "JMS_HEADERS", "JMS_ALL_HEADERS", "SOLACE_HEADERS",
            "ACTIVEMQ_COMPARISON_PROMOTION", "ARITY", "HEADER_TYPES", "delivery_mode_name", "delivery_mode_code",
            "OPERATORS", "ZERO_ID"]
 
@@ -226,6 +215,21 @@ class Dialect:
     alias_only_headers : frozenset
         Headers reachable only through an alias of ``header_aliases`` (Solace's SenderID,
         SequenceNo…: ``sn`` is the header, ``SequenceNo`` stays a property name).
+
+    Issue #14 (``qpid-cpp``, Qpid C++'s src/qpid/broker/Selector*.cpp; README "Qpid C++"):
+
+    cpp_literals : bool
+        Numbers as SelectorToken.cpp lexes them: ``0b`` binary, ``_`` separators, ``L`` and ``f``/``d``
+        suffixes, hex floats (``0x800p-3``), leading ``0`` octal; hex/binary/octal wrap to int64.
+    in_expressions : bool
+        IN takes any expressions on both sides: ``x IN (a, b)`` is ``x = a OR x = b``; NOT IN is
+        FALSE when an element's type is unlike x's (UNKNOWN when an element is NULL).
+    cpp_like_escape : bool
+        ESCAPE ``''`` is no escape; ``'%'``, ``'_'`` or several UTF-8 bytes are invalid; the escape
+        character never stands for itself.
+    long_arithmetic, like_non_string_unknown : bool
+        Exact values compute in 64 bits whatever their width (unary minus too); ``x [NOT] LIKE p``
+        on a non-NULL non-string is UNKNOWN instead of FALSE (TRUE).
     """
 
     name: str
@@ -283,6 +287,12 @@ class Dialect:
     header_overrides: Mapping[str, object] = field(default_factory=lambda: MappingProxyType({}))
     null_header_defaults: Mapping[str, object] = field(default_factory=lambda: MappingProxyType({}))
     alias_only_headers: frozenset = frozenset()
+    # -- qpid-cpp (issue #14, engineer cpp) --
+    cpp_literals: bool = False
+    in_expressions: bool = False
+    cpp_like_escape: bool = False
+    long_arithmetic: bool = False
+    like_non_string_unknown: bool = False
 
     def __post_init__(self):
         if self.null_equality not in ("unknown", "activemq", "andes"):
@@ -327,26 +337,9 @@ class Dialect:
         """A copy with some rules changed (``JMS.derive(name="mine", modulo=True)``)."""
         return replace(self, **changes)
 
-#: How many arguments each built-in function takes (ActiveMQ's ``isValid``: a wrong count is a
-#: parse error there): (least, most), None for no upper bound. The parser checks calls with it.
+#: Arguments of each built-in function (ActiveMQ's ``isValid``, checked by the parser): (least, most or None).
 ARITY = MappingProxyType({"REGEX": (2, 2), "INLIST": (2, 2), "SPLIT": (2, 3), "REPLACE": (3, 3),
                           "MAKELIST": (1, None)})
-
-_NUMERIC = (_T.BYTE, _T.SHORT, _T.INT, _T.LONG, _T.FLOAT, _T.DOUBLE)
-
-#: ActiveMQ ComparisonExpression.compare: which (left, right) classes it converts, and to what.
-#: Measured with the oracle: `byte = int` compares, `int = byte` is FALSE; long vs float is float.
-ACTIVEMQ_COMPARISON_PROMOTION = MappingProxyType({
-    **{(t, t): t for t in _NUMERIC},
-    (_T.BYTE, _T.SHORT): _T.SHORT, (_T.BYTE, _T.INT): _T.INT, (_T.BYTE, _T.LONG): _T.LONG,
-    (_T.BYTE, _T.FLOAT): _T.FLOAT, (_T.BYTE, _T.DOUBLE): _T.DOUBLE,
-    (_T.SHORT, _T.INT): _T.INT, (_T.SHORT, _T.LONG): _T.LONG, (_T.SHORT, _T.FLOAT): _T.FLOAT,
-    (_T.SHORT, _T.DOUBLE): _T.DOUBLE,
-    (_T.INT, _T.LONG): _T.LONG, (_T.INT, _T.FLOAT): _T.FLOAT, (_T.INT, _T.DOUBLE): _T.DOUBLE,
-    (_T.LONG, _T.INT): _T.LONG, (_T.LONG, _T.FLOAT): _T.FLOAT, (_T.LONG, _T.DOUBLE): _T.DOUBLE,
-    (_T.FLOAT, _T.INT): _T.FLOAT, (_T.FLOAT, _T.LONG): _T.FLOAT, (_T.FLOAT, _T.DOUBLE): _T.DOUBLE,
-    (_T.DOUBLE, _T.INT): _T.DOUBLE, (_T.DOUBLE, _T.LONG): _T.DOUBLE, (_T.DOUBLE, _T.FLOAT): _T.DOUBLE,
-})
 
 def _rebuild(state: dict) -> "Dialect":
     state = {k: MappingProxyType(v) if isinstance(v, dict) else v for k, v in state.items()}
@@ -432,6 +425,17 @@ RABBITMQ_JMS = JMS.derive(
     constant_type_checks=True,
 )
 
+#: The Qpid C++ broker (qpidd), src/qpid/broker/Selector*.cpp: values are int64, double, string, boolean.
+QPID_CPP = JMS.derive(
+    name="qpid-cpp", null_between_is_false=False, extended_literals=True, cpp_literals=True,
+    comparison_promotion=INT64_DOUBLE_PROMOTION, float_arithmetic_as_double=True, long_arithmetic=True,
+    static_operand_checks=False, ordering_literal_checks=False, value_conditions=True, unary_plus_identity=True,
+    unicode_identifiers=False, quoted_identifiers=True, dotted_identifiers=True, in_requires_identifier=False,
+    in_expressions=True, cpp_like_escape=True, like_non_string_unknown=True,
+    headers=JMS_ALL_HEADERS, header_aliases=QPID_CPP_ALIASES,
+    header_overrides=MappingProxyType({"JMSRedelivered": True}),  # Selector.cpp: "delivery count >= 0"
+    null_header_defaults=MappingProxyType({"JMSExpiration": 0}))  # "Java property has value of 0"
+
 # -- ibmmq / mqe (issue #13, seed-ibm): DIALECTS.md §1 and §2 --
 IBMMQ = JMS.derive(
     name="ibmmq",
@@ -445,7 +449,7 @@ MQE = JMS.derive(
     name="mqe",
     operators=frozenset({"AND", "=", "IS NULL"}),
     # "Only values of the same type can be compared", without JMS's numeric-promotion exception
-    comparison_promotion=MappingProxyType({(t, t): t for t in _NUMERIC}),
+    comparison_promotion=EXACT_ONLY_PROMOTION,
     header_typed_literals=True,
     delivery_mode_int=True,
     headers=JMS_HEADERS | {"JMSExpiration"},
@@ -483,7 +487,7 @@ SOLACE = JMS.derive(
 )
 
 DIALECTS = MappingProxyType({d.name: d for d in (JMS, ACTIVEMQ, IBMMQ, MQE, WSO2, SOLACE, ARTEMIS, QPID, QPID_JMS,
-                                                  RABBITMQ, RABBITMQ_JMS)})
+                                                  RABBITMQ, RABBITMQ_JMS, QPID_CPP)})
 
 
 def get_dialect(dialect: "str | Dialect") -> Dialect:

@@ -175,9 +175,20 @@ class Rules:
         t = promote(lt, rt)
         if t is JmsType.FLOAT and self._d.float_arithmetic_as_double:
             t = JmsType.DOUBLE
+        if self._d.long_arithmetic:
+            t = JmsType.LONG if t.is_exact else JmsType.DOUBLE  # Qpid C++: int64 or double values
         if self._d.integer_division == "double" and (op is ArithOp.MODULO or (op is ArithOp.DIVIDE and t.is_exact)):
             t = JmsType.DOUBLE  # ActiveMQ: 5 / 2 = 2.5, 7 % 0 is NaN
         return t
+
+    def negation(self, t: JmsType) -> JmsType:
+        """The type unary minus computes in for a numeric ``t``: Java's (byte/short → int, long,
+        float, double; int and long wrap), or int64/double where exact values are 64-bit (Qpid C++)."""
+        if self._d.long_arithmetic:
+            return JmsType.LONG if t.is_exact else JmsType.DOUBLE
+        if t.is_approximate:
+            return t
+        return JmsType.LONG if t is JmsType.LONG else JmsType.INT
 
     def plus_keeps(self, t) -> bool:
         """Whether unary ``+`` returns a non-NULL value of type ``t`` unchanged (else NULL)."""
@@ -193,8 +204,16 @@ class Rules:
         return Between.KLEENE
 
     def in_non_string(self, negated: bool) -> "bool | None":
-        """``x [NOT] IN (...)`` when x is a non-NULL non-string: FALSE/TRUE, or None (UNKNOWN)."""
-        return None if self._d.in_non_string_unknown else negated
+        """``x [NOT] IN (...)`` when x is a non-NULL non-string: FALSE/TRUE, or None (UNKNOWN).
+        Qpid C++ (IN over any expressions): FALSE both ways, every element being of another type."""
+        if self._d.in_non_string_unknown:
+            return None
+        return False if self._d.in_expressions else negated
+
+    def like_non_string(self, negated: bool) -> "bool | None":
+        """``x [NOT] LIKE p`` when x is a non-NULL non-string: FALSE/TRUE, or None (UNKNOWN: Qpid
+        C++'s ``LikeExpression``)."""
+        return None if self._d.like_non_string_unknown else negated
 
     # -- strings ----------------------------------------------------------------------------------
     @property

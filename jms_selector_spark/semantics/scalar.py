@@ -219,13 +219,13 @@ def arithmetic(op: ArithOp, lv, rv, rules: Rules) -> "TypedValue | None":
     return _num(t, jn.java_irem(a, b))
 
 
-def negate(v) -> "TypedValue | None":
-    """Unary minus: Java promotion (byte/short → int), wraparound; NULL for non-numerics."""
+def negate(v, rules: Rules) -> "TypedValue | None":
+    """Unary minus in the type the rules say (Java: byte/short → int), wraparound; NULL for non-numerics."""
     if v is None or not isinstance(v.type, JmsType) or not v.type.is_numeric:
         return None
-    if v.type.is_approximate:
-        return TypedValue(v.type, -v.value)
-    t = JmsType.LONG if v.type is JmsType.LONG else JmsType.INT
+    t = rules.negation(v.type)
+    if t.is_approximate:
+        return TypedValue(t, -float(v.value))
     wrap = jn.wrap_long if t is JmsType.LONG else jn.wrap_int
     return TypedValue(t, wrap(-v.value))
 
@@ -279,10 +279,12 @@ def in_list(v, values: tuple, negated: bool, rules: Rules) -> "bool | None":
     return (not t) if negated else t
 
 
-def like(v, pattern: str, escape: "str | None", negated: bool) -> "bool | None":
-    """``v [NOT] LIKE pattern``: UNKNOWN for NULL, FALSE (TRUE when negated) for a non-string."""
+def like(v, pattern: str, escape: "str | None", negated: bool, rules: Rules) -> "bool | None":
+    """``v [NOT] LIKE pattern``: UNKNOWN for NULL; a non-string as the rules say."""
     if v is None:
         return None
+    if v.type is not JmsType.STRING:
+        return rules.like_non_string(negated)
     t = v.type is JmsType.STRING and compile_like(pattern, escape).matches(v.value)
     return (not t) if negated else t
 
@@ -308,13 +310,13 @@ def apply(node: n.Node, values: list, rules: Rules) -> "TypedValue | None":
     if isinstance(node, n.Arithmetic):
         return arithmetic(node.op, values[0], values[1], rules)
     if isinstance(node, n.Unary):
-        return negate(values[0]) if node.op is n.UnaryOp.MINUS else identity(values[0], rules)
+        return negate(values[0], rules) if node.op is n.UnaryOp.MINUS else identity(values[0], rules)
     if isinstance(node, n.Between):
         return _bool(between(values[0], values[1], values[2], node.negated, rules))
     if isinstance(node, n.InList):
         return _bool(in_list(values[0], tuple(lit.value for lit in node.values), node.negated, rules))
     if isinstance(node, n.Like):
-        return _bool(like(values[0], node.pattern, node.escape, node.negated))
+        return _bool(like(values[0], node.pattern, node.escape, node.negated, rules))
     if isinstance(node, n.IsNull):
         return _bool((values[0] is None) != node.negated)
     raise TypeError(f"no scalar rule for {type(node).__name__}")

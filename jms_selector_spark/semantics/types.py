@@ -11,6 +11,7 @@ dialect applies to a pair of types (promotion tables, unlike types, ordering) is
 from __future__ import annotations
 
 import enum
+from types import MappingProxyType
 
 __all__ = [
     "JmsType",
@@ -19,6 +20,9 @@ __all__ = [
     "INT_MAX",
     "LONG_MIN",
     "LONG_MAX",
+    "ACTIVEMQ_COMPARISON_PROMOTION",
+    "EXACT_ONLY_PROMOTION",
+    "INT64_DOUBLE_PROMOTION",
 ]
 
 INT_MIN, INT_MAX = -(2**31), 2**31 - 1
@@ -114,3 +118,28 @@ def promote(left: JmsType, right: JmsType) -> JmsType:
         return JmsType.LONG
     return JmsType.INT
 
+
+
+_NUMERIC = (JmsType.BYTE, JmsType.SHORT, JmsType.INT, JmsType.LONG, JmsType.FLOAT, JmsType.DOUBLE)
+_B, _S, _I, _L, _F, _D = _NUMERIC
+
+#: ActiveMQ ComparisonExpression.compare: which (left, right) classes it converts, and to what
+#: (`Dialect.comparison_promotion`). Measured with the oracle: `byte = int` compares, `int = byte`
+#: is FALSE; long vs float is float.
+ACTIVEMQ_COMPARISON_PROMOTION = MappingProxyType({
+    **{(t, t): t for t in _NUMERIC},
+    (_B, _S): _S, (_B, _I): _I, (_B, _L): _L, (_B, _F): _F, (_B, _D): _D,
+    (_S, _I): _I, (_S, _L): _L, (_S, _F): _F, (_S, _D): _D,
+    (_I, _L): _L, (_I, _F): _F, (_I, _D): _D,
+    (_L, _I): _L, (_L, _F): _F, (_L, _D): _D,
+    (_F, _I): _F, (_F, _L): _F, (_F, _D): _D,
+    (_D, _I): _D, (_D, _L): _D, (_D, _F): _D,
+})
+
+#: MQe: only values of one type compare (no numeric promotion).
+EXACT_ONLY_PROMOTION = MappingProxyType({(t, t): t for t in _NUMERIC})
+
+#: Qpid C++ (SelectorValue.cpp `promoteNumeric`): every exact value is an int64 and every
+#: approximate one a double; two exact values compare as int64, anything else as double.
+INT64_DOUBLE_PROMOTION = MappingProxyType({(a, b): _L if a.is_exact and b.is_exact else _D
+                                           for a in _NUMERIC for b in _NUMERIC})

@@ -7,44 +7,52 @@ from __future__ import annotations
 
 import logging
 
-from ..binder import Binding, bind, check_options, unknown_property_refs, warn_unknown_properties
-from ..frontend.selector import Selector, parse
+from ..binder import Binding, bind, check_options, to_schema, unknown_property_refs, warn_unknown_properties
 from ..semantics.dialects import Dialect
+from ..frontend.selector import Selector, as_selector
 
 __all__ = ["selector_to_sql", "selector_to_column", "jms_filter", "explain_filter"]
 
 log = logging.getLogger(__name__)
 
 
-def selector_to_sql(selector, schema=None, *, dialect: "str | Dialect" = "jms", **binding) -> str:
+def selector_to_sql(selector, schema=None, *, dialect: "str | Dialect | None" = None, **binding) -> str:
     """See `jms_selector_spark.backends.spark_sql.selector_to_sql`."""
     from ..backends.spark_sql import selector_to_sql as _to_sql
 
     return _to_sql(selector, schema, dialect=dialect, **binding)
 
 
-def selector_to_column(selector, schema, *, dialect: "str | Dialect" = "jms", **binding):
-    """See `jms_selector_spark.backends.spark_column.selector_to_column`.
+def selector_to_column(selector, schema, *, dialect: "str | Dialect | None" = None, **binding):
+    """A boolean Column (NULL = UNKNOWN): ``F.expr`` of the selector's native SQL (see
+    `selector_to_sql`); `UnsupportedSelectorError` when it has no native form.
 
-    A selector whose SQL would nest deeper than Spark's parser takes (`SelectorTooComplexError`)
-    becomes `jms_filter`'s hybrid Column instead: the boolean skeleton built as Columns, the
-    parts Spark can parse native, the too-deep parts in the vectorized fallback UDF.
+    The planner decides (`hybrid.decide`). A selector whose SQL would nest deeper than Spark's
+    parser takes (`SelectorTooComplexError`) becomes `jms_filter`'s hybrid Column instead: the
+    boolean skeleton built as Columns, the parts Spark can parse native, the too-deep parts in
+    the vectorized fallback UDF.
     """
     from pyspark.sql import SparkSession
+    from pyspark.sql import functions as F
 
-    from ..backends.spark_column import selector_to_column as _to_column
     from ..frontend.errors import SelectorTooComplexError
+    from .hybrid import decide
 
-    if hasattr(schema, "fields"):
-        sel = _parsed(selector, dialect)
-        b = Binding.of(**binding)
-        check_options(schema, b)
-        refuse_ambiguous([f.name for f in schema.fields], bind(sel, schema, b), SparkSession.getActiveSession())
-    try:
-        return _to_column(selector, schema, dialect=dialect, **binding)
-    except SelectorTooComplexError as exc:
-        log.info("selector_to_column: %s", exc.message)
-        return hybrid_filter(_parsed(selector, dialect), schema, Binding.of(**binding))[0]
+    sel = as_selector(selector, dialect)
+    if schema is None:  # flat columns guessed from use (selector_to_sql warns which)
+        return F.expr(selector_to_sql(sel, None, **binding))
+    schema, b = to_schema(schema), Binding.of(**binding)
+    check_options(schema, b)
+    bound = bind(sel, schema, b)
+    refuse_ambiguous([f.name for f in schema.fields], bound, SparkSession.getActiveSession())
+    warn_unknown_properties(bound)
+    plan = decide(bound)
+    if plan.is_native:
+        return F.expr(plan.sql)
+    if not isinstance(plan.reason, SelectorTooComplexError):
+        raise plan.reason
+    log.info("selector_to_column: %s", plan.reason.message)
+    return hybrid_filter(sel, schema, b)[0]
 
 
 def hybrid_filter(sel: Selector, schema, binding: Binding):
@@ -66,11 +74,7 @@ def hybrid_filter(sel: Selector, schema, binding: Binding):
     return udf(*source_args(cols)), Plan("fallback", sel.root)
 
 
-def _parsed(selector, dialect) -> Selector:
-    return selector if isinstance(selector, Selector) else parse(selector, dialect=dialect)
-
-
-def jms_filter(df, selector, *, dialect: "str | Dialect" = "jms", **binding):
+def jms_filter(df, selector, *, dialect: "str | Dialect | None" = None, **binding):
     """The rows of ``df`` whose message the selector matches (UNKNOWN does not match).
 
     Every part of the selector that has an exact Spark SQL form runs natively (Catalyst
@@ -84,7 +88,9 @@ def jms_filter(df, selector, *, dialect: "str | Dialect" = "jms", **binding):
         Messages, laid out as the data model says (headers as columns; properties flat, or in a
         STRUCT / MAP / VARIANT column).
     selector : str or Selector
-    dialect : str or Dialect, default "jms"
+    dialect : str or Dialect, optional
+        The dialect of a selector given as text (default ``"jms"``); with a `Selector`, its own
+        (a different one raises ``ValueError``).
     **binding
         ``headers={"JMSType": "msg_type"}``, ``properties="props"``,
         ``unknown_properties="warn"|"null"|"error"`` (see `selector_to_sql`).
@@ -105,13 +111,13 @@ def jms_filter(df, selector, *, dialect: "str | Dialect" = "jms", **binding):
     +-------+-----+------+
     <BLANKLINE>
     """
-    sel = _parsed(selector, dialect)
+    sel = as_selector(selector, dialect)
     b = Binding.of(**binding)
     check_options(df.schema, b)
     bound = bind(sel, df.schema, b)
     warn_unknown_properties(bound)
     target, original = _unambiguous(df, bound)
-    column, plan = hybrid_filter(sel, target.schema, b)
+    column, plan = hybrid_filter(sel, to_schema(target.schema), b)
     if not plan.is_native:
         log.info("jms_filter: %d of %d pieces need the vectorized fallback",
                  sum(1 for p in plan.leaves() if p.kind == "fallback"), len(plan.leaves()))
@@ -189,7 +195,7 @@ def _unambiguous(df, bound):
     return df.toDF(*renamed), columns
 
 
-def explain_filter(selector, schema, *, dialect: "str | Dialect" = "jms", **binding) -> str:
+def explain_filter(selector, schema, *, dialect: "str | Dialect | None" = None, **binding) -> str:
     """How `jms_filter` runs ``selector`` on a table of ``schema``: one line per piece.
 
     >>> print(explain_filter("JMSType = 'car' AND SPLIT(s, ',') IS NOT NULL",
@@ -201,8 +207,8 @@ def explain_filter(selector, schema, *, dialect: "str | Dialect" = "jms", **bind
     """
     from .hybrid import describe, plan_filter
 
-    sel = _parsed(selector, dialect)
-    b = Binding.of(**binding)
+    sel = as_selector(selector, dialect)
+    schema, b = to_schema(schema), Binding.of(**binding)
     check_options(schema, b)
     text = describe(plan_filter(sel, schema, b), sel)
     if sel.root is not None and b.unknown_properties == "warn":

@@ -16,19 +16,51 @@ What falls back (everything else is native): ActiveMQ's ``SPLIT``, ``REGEX``/``R
 regex is not a literal in the Java/Python common subset, ``INLIST`` over anything but
 ``MAKELIST`` of non-approximate values, string concatenation with a float/double operand, and a
 predicate reading more than two VARIANT properties at once (see `backends.spark_sql`).
+
+**The one planner.** This module alone decides, for every caller, what runs natively and what
+in the fallback: `decide` is the one place that turns "the SQL back end has no exact form"
+(`UnsupportedSelectorError`) into "fallback". `plan_filter` splits per sub-expression (for
+`jms_filter`, `selector_to_column`, `explain_filter`, `register_selector`); with ``split=False``
+it decides for the selector as a whole, which is what `plan_subscriptions` does for `route`,
+`route_report`, `explain_routing` and `migration_report`.
+
+Why route does not split a subscription (yet): its fallback subscriptions are evaluated by ONE
+Arrow UDF for all of them, in the same scan as the native CASEs, and only on the messages that
+pass the OR of their access predicates (`route_plan.tag_matches`); the UDF evaluates each whole
+selector, its native-able conjuncts as vectorized Arrow kernels. Measured
+(``benchmarks/probe_route_split.py``: one fallback subscription, 2M messages, ``local[2]`` on a
+shared 2-core machine, seconds, two runs):
+
+====================================================  =========  =========  ===========
+fallback subscription                                  today      gated      gated+split
+====================================================  =========  =========  ===========
+``weight > 9900 AND INLIST(SPLIT(s, ','), 'b')``       6.4, 6.0   4.3, 4.2   4.3, 3.7
+``JMSType = 'car' AND weight > 9900 AND INLIST(...)``  3.7, 5.9   3.5, 4.4   2.8, 3.2
+====================================================  =========  =========  ===========
+
+"gated": the UDF gate is the subscription's native conjuncts (not only an access predicate);
+"gated+split": that, and the UDF evaluates only the non-native rest (fewer columns cross to
+Python). So splitting would pay, by 25-46 % of the fallback's time here, and keep both the one
+scan (still one projection, one UDF) and the gate (a stronger one). It needs one gate per fallback
+subscription passed to `backends.udf.routing_udf` and a plan shape that carries them
+(`route_plan`, being reworked in parallel): left for that work. Until then the planner decides
+per whole subscription (``plan_filter(split=False)`` through `plan_subscriptions`), and
+`explain_routing` names, per fallback subscription, the pieces `plan_filter` finds without a
+native form: the same decision `explain_filter` shows.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..binder import Binding
 from ..frontend import nodes as n
-from ..frontend.errors import UnsupportedSelectorError
-from ..frontend.printer import to_text
-from ..frontend.selector import Selector
+from ..binder import Binding, bind, check_options, warn_unknown_properties
+from ..frontend.errors import SelectorError, UnsupportedSelectorError
 from ..semantics.lowering import Logic, rules_for
+from ..frontend.printer import to_text
+from ..frontend.selector import Selector, parse
 
-__all__ = ["Plan", "plan_filter", "plan_sql", "describe", "filter_column", "sub_selector"]
+__all__ = ["Plan", "decide", "plan_filter", "plan_subscriptions", "plan_sql", "describe", "filter_column",
+           "sub_selector"]
 
 
 @dataclass(frozen=True)
@@ -44,12 +76,15 @@ class Plan:
         The sub-expression (None for an empty selector).
     sql : str or None
     parts : tuple of Plan
+    reason : UnsupportedSelectorError or None
+        Why a piece `decide` sent to the fallback has no native form (None otherwise).
     """
 
     kind: str
     node: "n.Node | None"
     sql: "str | None" = None
     parts: tuple = ()
+    reason: "UnsupportedSelectorError | None" = None
 
     @property
     def is_native(self) -> bool:
@@ -68,24 +103,32 @@ def sub_selector(selector: Selector, node: n.Node) -> Selector:
     return Selector(to_text(node, selector.dialect), node, selector.dialect)
 
 
-def plan_filter(selector: Selector, schema, binding: "Binding | None" = None, *, qualifier: tuple = ()) -> Plan:
+def decide(bound, *, qualifier: tuple = ()) -> Plan:
+    """The one native-vs-fallback decision, for a bound (sub-)selector as a whole: ``native``
+    with its Spark SQL, or ``fallback`` when the SQL back end has no exact form for it
+    (`UnsupportedSelectorError`, too deep for Spark's parser included). Every caller reaches it
+    through `plan_filter` or `plan_subscriptions`; nothing else catches that error to choose."""
+    from ..backends.spark_sql import SparkSqlGenerator
+
+    try:
+        return Plan("native", bound.root, SparkSqlGenerator(bound, qualifier=qualifier).generate())
+    except UnsupportedSelectorError as exc:
+        return Plan("fallback", bound.root, reason=exc)
+
+
+def plan_filter(selector: Selector, schema, binding: "Binding | None" = None, *, qualifier: tuple = (),
+                split: bool = True) -> Plan:
     """Split ``selector`` into native and fallback pieces for a table of ``schema``.
 
     ``qualifier`` prefixes the column references of the native fragments (``("message",)`` for
-    the body of a SQL function whose parameter is the row).
+    the body of a SQL function whose parameter is the row). ``split=False``: one piece, native
+    when the whole selector is (route's granularity, see the module docstring).
     """
-    from ..backends.spark_sql import SparkSqlGenerator
-    from ..binder import bind
-
     binding = binding or Binding()
     kleene = rules_for(selector.dialect).and_or is Logic.KLEENE
 
     def native(node):
-        try:
-            return SparkSqlGenerator(bind(sub_selector(selector, node), schema, binding),
-                                     qualifier=qualifier).generate()
-        except UnsupportedSelectorError:
-            return None
+        return decide(bind(sub_selector(selector, node), schema, binding), qualifier=qualifier).sql
 
     def merge(cls, kids, span):
         fb = [k.node for k in kids if k.kind == "fallback"]
@@ -109,7 +152,34 @@ def plan_filter(selector: Selector, schema, binding: "Binding | None" = None, *,
 
     if selector.root is None:
         return Plan("native", None, "TRUE")
+    if not split:  # the selector itself (its own text in errors), not its canonical print
+        return decide(bind(selector, schema, binding), qualifier=qualifier)
     return walk(selector.root)
+
+
+def plan_subscriptions(subs, schema, dialect, binding: "Binding | None" = None):
+    """``(native [(subscription, SQL)], fallback [subscription], errors [(subscription, text)])``: each
+    subscription's selector (parsed with ``dialect``, a `Dialect`) planned whole
+    (``plan_filter(split=False)``), as `route` runs it; a selector that is invalid or does not
+    bind to ``schema`` is an error (text ``"<error class>: <message>"``), not routed. Logs the
+    properties the table cannot hold, as `jms_filter` does."""
+    binding = binding or Binding()
+    native, fallback, errors = [], [], []
+    for i, s in enumerate(subs):
+        if i == 0:
+            check_options(schema, binding)
+        try:
+            bound = bind(parse(s.selector or "", dialect=dialect), schema, binding)
+            warn_unknown_properties(bound)
+            plan = decide(bound)
+        except SelectorError as exc:
+            errors.append((s, f"{type(exc).__name__}: {exc}"))
+            continue
+        if plan.is_native:
+            native.append((s, plan.sql))
+        else:
+            fallback.append(s)
+    return native, fallback, errors
 
 
 def plan_sql(plan: Plan, fallback_sql) -> str:

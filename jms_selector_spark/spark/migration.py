@@ -9,15 +9,18 @@ message (in ``JMSTimestamp``, ``JMSMessageID`` order when the table has them) of
 
 A subscription the old or the new broker would not create (an invalid selector there, a duplicate
 or empty name, a selector it refuses on a Direct transport) receives nothing on that side: its
-messages count as delivered by the other side only, and the error is reported. The result equals
-two `route` runs (topic mode, ``outcome = 'delivered'``) diffed per subscription.
+messages count as delivered by the other side only, and the error is reported. Columns Spark
+cannot tell apart by name (a column twice, case-only twins under caseSensitive=false) are handled
+as `route` handles them: hidden when no selector reads them, else the subscription reading an
+unresolvable one is refused on that side. The result equals two `route` runs (topic mode,
+``outcome = 'delivered'``) diffed per subscription.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..frontend.errors import SelectorError, UnsupportedSelectorError
 from ..semantics.dialects import Dialect, get_dialect
+from ..frontend.errors import SelectorError
 from .subscriptions import check_subscriptions, normalize_subscriptions, resolve_rules, subscription_key
 
 __all__ = ["SubscriptionChange", "MigrationReport", "migration_report", "format_report"]
@@ -112,18 +115,13 @@ def format_report(report: MigrationReport) -> str:
 
 def _side(subs: list, d: Dialect, schema, binding: dict):
     """(native [(sub, SQL)], fallback [sub], {key: error}) of one dialect, as `route` splits them."""
-    from ..backends.spark_sql import selector_to_sql
+    from ..binder import Binding
+    from .hybrid import plan_subscriptions
 
     rules = resolve_rules(None, d)
     ok, errors = check_subscriptions(subs, "topic", rules)
-    native, fallback = [], []
-    for s in ok:
-        try:
-            native.append((s, selector_to_sql(s.selector or "", schema, dialect=d, **binding)))
-        except UnsupportedSelectorError:
-            fallback.append(s)
-        except SelectorError as exc:
-            errors[s.name] = f"{type(exc).__name__}: {exc}"
+    native, fallback, refused = plan_subscriptions(ok, schema, d, Binding.of(**binding))  # the one planner
+    errors.update((s.name, e) for s, e in refused)
     return native, fallback, errors
 
 
@@ -165,16 +163,22 @@ def migration_report(messages, subscriptions, from_dialect: "str | Dialect", to_
     from pyspark.sql import functions as F
 
     from .route_plan import matching_names
-    from .routing import _has_collisions, _q, _time_sql, _window_sql
+    from .routing import _has_collisions, _hide_collisions, _q, _time_sql, _window_sql
 
     old, new = get_dialect(from_dialect), get_dialect(to_dialect)
-    if _has_collisions(messages):
-        raise ValueError("migration_report: the messages have columns Spark cannot tell apart by name "
-                         f"({messages.columns}); rename them first (withColumnRenamed)")
     subs = normalize_subscriptions(subscriptions)
     schema = messages.schema
     n_old, f_old, e_old = _side(subs, old, schema, binding)
     n_new, f_new, e_new = _side(subs, new, schema, binding)
+    if _has_collisions(messages):  # as route: hide the colliding columns no selector reads
+        readers = [(s, old) for s in [s for s, _ in n_old] + f_old] + [(s, new) for s in [s for s, _ in n_new] + f_new]
+        messages, _, refused = _hide_collisions(messages, readers, binding)
+        for d, native, fallback, errors in ((old, n_old, f_old, e_old), (new, n_new, f_new, e_new)):
+            gone = {name: err for (name, side), err in refused.items() if side == d.name}
+            errors.update(gone)
+            native[:] = [(s, f) for s, f in native if s.name not in gone]
+            fallback[:] = [s for s in fallback if s.name not in gone]
+        schema = messages.schema
     m_old = matching_names(n_old, f_old, schema, dialect=old, binding=binding)
     m_new = matching_names(n_new, f_new, schema, dialect=new, binding=binding)
     windows = [(s, _window_sql(s, "__T__", "topic")) for s in subs]

@@ -48,8 +48,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable
 
-from ..binder import Binding, bind
 from ..frontend import nodes as n
+from ..binder import Binding, bind
 from ..frontend.selector import parse
 from ..semantics.types import JmsType as T
 
@@ -417,24 +417,23 @@ def _templates(native, schema, dialect, binding):
 def explain_routing(schema, subscriptions, *, dialect="jms", index: bool = True, **binding) -> str:
     """The routing plan of ``subscriptions`` over a table of ``schema`` (a DataFrame's ``schema``,
     or the DataFrame), as text: groups, access names, subscriptions evaluated per message."""
-    from ..backends.spark_sql import selector_to_sql
     from ..semantics.dialects import get_dialect
-    from ..frontend.errors import SelectorError, UnsupportedSelectorError
+    from .hybrid import plan_filter, plan_subscriptions
+    from ..frontend.printer import to_text
     from .subscriptions import normalize_subscriptions
 
     schema = getattr(schema, "schema", schema)
     d = get_dialect(dialect)
-    native, fallback, invalid = [], [], []
-    for s in normalize_subscriptions(subscriptions):
-        try:
-            native.append((s, selector_to_sql(s.selector or "", schema, dialect=d, **binding)))
-        except UnsupportedSelectorError:
-            fallback.append(s)
-        except SelectorError:
-            invalid.append(s.name)
-    tp = _templates(native, schema, d, Binding.of(**binding)) if index else None
-    plan = plan_routing(list(tp.rest) if tp else native, fallback, schema, d, Binding.of(**binding), index=index)
-    return format_plan(plan, invalid=invalid, templates=tp)
+    b = Binding.of(**binding)
+    native, fallback, errors = plan_subscriptions(normalize_subscriptions(subscriptions), schema, d, b)
+    tp = _templates(native, schema, d, b) if index else None
+    plan = plan_routing(list(tp.rest) if tp else native, fallback, schema, d, b, index=index)
+    text = format_plan(plan, invalid=[s.name for s, _ in errors], templates=tp)
+    for s in fallback:  # the planner's decision, as explain_filter shows it: the pieces with no native form
+        pieces = [leaf.node for leaf in plan_filter(parse(s.selector or "", dialect=d), schema, b).leaves()
+                  if leaf.kind == "fallback"]
+        text += f"\n  fallback {s.name}: no native form for " + "; ".join(to_text(p, d) for p in pieces)
+    return text
 
 
 def format_plan(plan: RoutingPlan, *, invalid: Iterable = (), max_values: int = 8, templates=None) -> str:

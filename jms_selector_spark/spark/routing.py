@@ -83,7 +83,6 @@ from __future__ import annotations
 import logging
 from typing import Iterable
 
-from ..frontend.errors import SelectorError, UnsupportedSelectorError
 from ..semantics.dialects import Dialect, get_dialect
 from .rebind import consumed_sql, expand_versions
 from .subscriptions import (OUTCOMES, ROUTING_RULES, RoutingRules, Subscription, check_mode, check_subscriptions,
@@ -103,13 +102,15 @@ def _has_collisions(messages) -> bool:
     return len(set(keys)) < len(keys)
 
 
-def _hide_collisions(messages, subs: list, dialect: Dialect, binding: dict):
-    """``(messages', original column names, {subscription: error})``: the columns that collide with
-    another column (same name, or same but for case while spark.sql.caseSensitive is false) and that
-    no subscription reads are renamed by position (`_restore` renames them back), so that every
-    selector's names resolve as JMS says. A subscription reading a name Spark still cannot resolve
-    (a column the table has twice; a case-only twin of a column another subscription reads) is
-    refused with a `SelectorBindingError` naming the columns and the fix; the others route."""
+def _hide_collisions(messages, readers: list, binding: dict):
+    """``(messages', original column names, {(subscription, dialect name): error})``: the columns
+    that collide with another column (same name, or same but for case while
+    spark.sql.caseSensitive is false) and that no reader reads are renamed by position (`_restore`
+    renames them back), so that every selector's names resolve as JMS says. ``readers`` are
+    ``(subscription, dialect)`` pairs (`route`: one dialect; `migration_report`: both). A
+    subscription reading a name Spark still cannot resolve (a column the table has twice; a
+    case-only twin of a column another reader reads) is refused in that dialect with a
+    `SelectorBindingError` naming the columns and the fix; the others route."""
     from .api import _case_sensitive, column_collisions
     from ..binder import Binding, bind
     from ..frontend.errors import SelectorBindingError
@@ -119,8 +120,8 @@ def _hide_collisions(messages, subs: list, dialect: Dialect, binding: dict):
     sensitive = _case_sensitive(messages.sparkSession)
     key = (lambda c: c) if sensitive else str.lower
     b = Binding.of(**binding)
-    refused, chosen = {}, {}  # chosen: group key -> the one name of it the kept subscriptions read
-    for s in subs:
+    refused, chosen = {}, {}  # chosen: group key -> the one name of it the kept readers read
+    for s, dialect in readers:
         bound = bind(parse(s.selector or "", dialect=dialect), schema, b)
         try:
             column_collisions(columns, bound, case_sensitive=sensitive)
@@ -133,7 +134,7 @@ def _hide_collisions(messages, subs: list, dialect: Dialect, binding: dict):
                         " spark.sql.caseSensitive=false Spark cannot tell them apart in one routing pass: set"
                         " spark.sql.caseSensitive=true or rename one (withColumnRenamed)", bound.selector.text)
         except SelectorBindingError as exc:
-            refused[s.name] = f"{type(exc).__name__}: {exc}"
+            refused[(s.name, dialect.name)] = f"{type(exc).__name__}: {exc}"
     used = set(chosen.values())
     groups = {k for k in map(key, columns) if sum(key(x) == k for x in columns) > 1}
     renamed = [f"__jms_hidden_{i}" if key(c) in groups and c not in used else c for i, c in enumerate(columns)]
@@ -274,8 +275,9 @@ def route(messages, subscriptions, *, mode: str = "topic", dialect: "str | Diale
     from pyspark.sql import functions as F
     from pyspark.sql import Window
 
-    from ..backends.spark_sql import selector_to_sql
     from ..backends.sql_render import sql_string
+    from ..binder import Binding, to_schema
+    from .hybrid import plan_subscriptions
     from .route_plan import tag_matches
 
     check_mode(mode)
@@ -283,18 +285,14 @@ def route(messages, subscriptions, *, mode: str = "topic", dialect: "str | Diale
     rules = resolve_rules(routing, d)
     subs, errors = check_subscriptions(normalize_subscriptions(subscriptions), mode, rules)
     schema = messages.schema
-    native, fallback = [], []
-    for s in subs:
-        try:
-            fragment = selector_to_sql(s.selector or "", schema, dialect=d, **binding)
-            native.append((s, fragment))
-        except UnsupportedSelectorError:
-            fallback.append(s)
-        except SelectorError as exc:
-            errors[s.name] = f"{type(exc).__name__}: {exc}"
+    # the one planner (`hybrid`), as jms_filter's: each subscription native, fallback, or refused
+    native, fallback, refused = plan_subscriptions(subs, to_schema(schema), d, Binding.of(**binding))
+    errors.update((s.name, e) for s, e in refused)
     original = None
     if _has_collisions(messages):  # columns Spark cannot tell apart by name (a join; case-only twins)
-        messages, original, refused = _hide_collisions(messages, [s for s, _ in native] + fallback, d, binding)
+        messages, original, refused = _hide_collisions(messages, [(s, d) for s in [s for s, _ in native] + fallback],
+                                                       binding)
+        refused = {name: err for (name, _), err in refused.items()}
         errors.update(refused)
         native = [(s, f) for s, f in native if s.name not in refused]
         fallback = [s for s in fallback if s.name not in refused]
@@ -379,21 +377,17 @@ def route(messages, subscriptions, *, mode: str = "topic", dialect: "str | Diale
 def _refused_by_route(routed, subs: list, d: Dialect, binding: dict) -> dict:
     """{name: error} for the subscriptions `route` refuses on these messages beyond `subscription_errors`:
     a selector that does not bind to their schema, one reading columns Spark cannot tell apart (#17)."""
-    from ..backends.spark_sql import selector_to_sql
+    from ..binder import Binding
+    from .hybrid import plan_subscriptions
 
     cols = routed.columns[:-2]  # the message columns, as `route` gave them back
     messages = routed.toDF(*cols, "__jms_s", "__jms_o").drop("__jms_s", "__jms_o")
-    refused, ok = {}, []
-    for s in subs:
-        try:
-            selector_to_sql(s.selector or "", messages.schema, dialect=d, **binding)
-            ok.append(s)
-        except UnsupportedSelectorError:
-            ok.append(s)
-        except SelectorError as exc:
-            refused[s.name] = f"{type(exc).__name__}: {exc}"
+    native, fallback, bad = plan_subscriptions(subs, messages.schema, d, Binding.of(**binding))
+    refused = {s.name: e for s, e in bad}
+    planned = {id(s) for s, _ in native} | {id(s) for s in fallback}
+    ok = [s for s in subs if id(s) in planned]  # in their order (`_hide_collisions` keeps the first reader)
     if _has_collisions(messages):
-        refused.update(_hide_collisions(messages, ok, d, binding)[2])
+        refused.update({name: err for (name, _), err in _hide_collisions(messages, [(s, d) for s in ok], binding)[2].items()})
     return refused
 
 

@@ -29,14 +29,14 @@ from __future__ import annotations
 import logging
 import re
 
-from ..backends.sql_limits import MAX_SQL_DEPTH, simplify, sql_depth
 from ..backends.sql_render import sql_identifier
 from ..binder import Binding, bind, check_options, warn_unknown_properties
-from ..frontend.errors import SelectorError
-from ..frontend.selector import Selector, parse
 from ..semantics.dialects import Dialect, get_dialect
+from ..frontend.errors import SelectorError
 from .api import _unambiguous, hybrid_filter, refuse_ambiguous
 from .hybrid import Plan, describe, plan_filter, plan_sql, sub_selector
+from ..frontend.selector import Selector, as_selector
+from ..backends.sql_limits import MAX_SQL_DEPTH, simplify, sql_depth
 
 __all__ = ["register", "register_selector", "register_route", "selector_columns", "struct_ddl"]
 
@@ -137,7 +137,7 @@ def _schema_of(spark, source):
     return source
 
 
-def register_selector(spark, name: str, selector, source, *, dialect: "str | Dialect" = "jms",
+def register_selector(spark, name: str, selector, source, *, dialect: "str | Dialect | None" = None,
                       kind: str = "function", **binding) -> str:
     """Register a literal selector for ``spark.sql``: a temporary function or view.
 
@@ -154,7 +154,9 @@ def register_selector(spark, name: str, selector, source, *, dialect: "str | Dia
     selector : str or Selector
     source : str or DataFrame
         The messages table (a table/view name) or DataFrame whose schema the selector is bound to.
-    dialect : str or Dialect, default "jms"
+    dialect : str or Dialect, optional
+        The dialect of a selector given as text (default ``"jms"``); a `Selector` keeps its own
+        (a different ``dialect`` raises ``ValueError``).
     kind : {"function", "view"}
         ``"function"``: ``CREATE TEMPORARY FUNCTION <name>(message STRUCT<the row type>) RETURNS
         BOOLEAN``, called as ``<name>(struct(*))`` on that table. ``"view"``: ``CREATE TEMPORARY
@@ -204,8 +206,7 @@ def register_selector(spark, name: str, selector, source, *, dialect: "str | Dia
         raise ValueError(f"a SQL name of letters, digits and _ is needed, not {name!r}")
     if kind not in ("function", "view"):
         raise ValueError(f"kind must be 'function' or 'view', not {kind!r}")
-    d = get_dialect(dialect)
-    sel = selector if isinstance(selector, Selector) else parse(selector, dialect=d)
+    sel = as_selector(selector, dialect)
     df = _schema_of(spark, source)
     schema = df.schema
     b = Binding.of(**binding)
@@ -259,7 +260,7 @@ def _create_function(spark, name: str, sel: Selector, plan, schema, binding: Bin
     return statement
 
 
-def selector_columns(selectors, schema, *, dialect: "str | Dialect" = "jms", **binding) -> list:
+def selector_columns(selectors, schema, *, dialect: "str | Dialect | None" = None, **binding) -> list:
     """The top-level columns of a table that selectors read: what to pass to ``jms_match``.
 
     ``selectors`` is one selector (text or `Selector`) or an iterable of them: for a column of
@@ -275,15 +276,16 @@ def selector_columns(selectors, schema, *, dialect: "str | Dialect" = "jms", **b
     ['color', 'JMSType']
     """
     b = Binding.of(**binding)
+    d = None if dialect is None else get_dialect(dialect)
     if isinstance(selectors, (str, Selector)):
-        sel = selectors if isinstance(selectors, Selector) else parse(selectors, dialect=dialect)
+        sel = as_selector(selectors, d)
         return list(bind(sel, schema, b).source_columns())
     out: dict = {}
     for text in selectors:
         if text is None:
             continue
         try:
-            sel = text if isinstance(text, Selector) else parse(text, dialect=dialect)
+            sel = as_selector(text, d)
             out.update(dict.fromkeys(bind(sel, schema, b).source_columns()))
         except SelectorError as exc:
             log.debug("selector_columns: skipping invalid selector %r: %s", text, exc)
@@ -319,5 +321,6 @@ def register_route(spark, name: str, messages, subscriptions, *, mode: str = "to
         raise ValueError(f"a SQL name of letters, digits and _ is needed, not {name!r}")
     messages = _schema_of(spark, messages)
     subscriptions = _schema_of(spark, subscriptions)
-    route(messages, subscriptions, mode=mode, dialect=dialect, **options).createOrReplaceTempView(name)
-    return subscription_errors(subscriptions, dialect=dialect)
+    d = get_dialect(dialect)
+    route(messages, subscriptions, mode=mode, dialect=d, **options).createOrReplaceTempView(name)
+    return subscription_errors(subscriptions, dialect=d)

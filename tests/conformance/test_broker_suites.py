@@ -16,22 +16,12 @@ import pytest
 import jms_selector_spark as jss
 from jms_selector_spark.backends.vectorized import evaluate_batch
 from jms_selector_spark.semantics.types import JmsType
-from broker_suites import KNOWN, SUITES, agrees, cases_for
+from broker_suites import KNOWN, SUITES, agrees, cases_for, run_case
 from oracle import decode_value
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 ARROW = {"boolean": pa.bool_(), "byte": pa.int8(), "short": pa.int16(), "int": pa.int32(), "long": pa.int64(),
          "float": pa.float32(), "double": pa.float64(), "string": pa.string()}
-
-
-def reference(case, dialect):
-    props = case["message"].get("properties", {})
-    try:
-        return jss.evaluate(case["selector"], case["message"].get("headers"),
-                            {k: decode_value(v) for k, v in props.items()}, dialect=dialect,
-                            types={k: v["type"] for k, v in props.items()})
-    except jss.SelectorError:
-        return "invalid"
 
 
 def vectorized(sel, case):
@@ -45,7 +35,7 @@ def test_dialect_agrees_with_its_broker_suite(name):
     cases = cases_for(name)
     assert cases
     disagree = {c["id"]: (c["selector"], c["expect"], got) for c in cases
-                if not agrees(c["expect"], got := reference(c, name))}
+                if not agrees(c["expect"], got := run_case(c, name))}
     assert set(disagree) == set(KNOWN[name]), {k: v for k, v in disagree.items() if k not in KNOWN[name]}
     assert (len(cases) - len(disagree)) / len(cases) >= 0.98
 
@@ -61,7 +51,7 @@ def test_broker_dialect_cases_through_the_vectorized_evaluator(dialect):
     the SQL test covers): the vectorized evaluator equals the interpreter."""
     checked, bad = 0, []
     for case in cases_for(dialect):
-        want = reference(case, dialect)
+        want = run_case(case, dialect)
         try:
             sel = jss.parse(case["selector"], dialect=dialect)
         except jss.SelectorError:

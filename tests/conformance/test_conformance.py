@@ -18,10 +18,8 @@ from pathlib import Path
 
 import pytest
 
-import jms_selector_spark as jss
 from jms_selector_spark.semantics.dialects import DIALECTS
-from broker_suites import SUITES
-from oracle import decode_value
+from broker_suites import SUITES, run_case
 
 HERE = Path(__file__).parent
 CORPORA = sorted(p for p in HERE.glob("*.jsonl") if os.environ.get("JMS_CONFORMANCE", p.name) == p.name)
@@ -32,16 +30,6 @@ def load(path):
         for line in f:
             if line.strip():
                 yield json.loads(line)
-
-
-def run_case(case, dialect):
-    props = case["message"].get("properties", {})
-    try:
-        return jss.evaluate(case["selector"], case["message"].get("headers"),
-                            {k: decode_value(v) for k, v in props.items()}, dialect=dialect,
-                            types={k: v["type"] for k, v in props.items()})
-    except jss.SelectorError:
-        return "invalid"
 
 
 CASES = [(path.name, c) for path in CORPORA for c in load(path)]

@@ -130,3 +130,64 @@ def test_cli_migration_report(spark, tmp_path, capsys):
     same.write_text("name,selector\nsame,s = 'a'\n", encoding="utf-8")
     assert main(["migration-report", "--subscriptions", str(same), "--archive", archive, "--from", "jms", "--to", "activemq"]) == 0
     assert "0 changed" in capsys.readouterr()[0]
+
+
+def test_migration_report_on_colliding_columns(spark):
+    """Case-only twins and a column twice (after a join), caseSensitive false and true: the report
+    hides the colliding columns no selector reads, as `route` does, refuses on a side only the
+    subscription reading a name Spark cannot resolve there, and still equals two routes diffed."""
+    from pyspark.sql import functions as F
+
+    twins = spark.createDataFrame([(1, 3000, 5, "a"), (2, 10, 9000, "b"), (3, None, 7000, "a")],
+                                  "JMSTimestamp long, weight long, WeIgHt long, color string")
+    joined = twins.join(spark.createDataFrame([("a", "blue"), ("b", "red")], "k string, color string"),
+                        twins.color == F.col("k")).drop("k")
+    subs = {"heavy": "weight > 2500", "HEAVY": "WeIgHt > 2500", "div": "weight / 1000 = 0",
+            "by-color": "color = 'a'", "early": "JMSTimestamp < 3"}
+    for table, sensitive, refused in ((twins, "false", {"HEAVY"}), (twins, "true", set()),
+                                      (joined, "false", {"HEAVY", "by-color"}), (joined, "true", {"by-color"})):
+        with sql_conf(spark, {"spark.sql.caseSensitive": sensitive}):
+            report = migration_report(table, subs, "jms", "activemq")
+            delivered = {}
+            for d in ("jms", "activemq"):
+                out = route(table, subs, dialect=d).where("outcome = 'delivered'")
+                for r in out.select("subscription", "JMSTimestamp").collect():
+                    delivered.setdefault(d, {}).setdefault(r.subscription, set()).add(r.JMSTimestamp)
+        where = (table.columns, sensitive)
+        assert report.messages == 3, where
+        assert {c.name for c in report.subscriptions if c.error_old} == refused, where
+        assert {c.name for c in report.subscriptions if c.error_new} == refused, where
+        for c in report.subscriptions:
+            if c.name in refused:
+                assert "SelectorBindingError" in c.error_old and (c.both, c.only_old, c.only_new) == (0, 0, 0)
+                continue
+            so, sn = delivered["jms"].get(c.name, set()), delivered["activemq"].get(c.name, set())
+            assert (c.both, c.only_old, c.only_new) == (len(so & sn), len(so - sn), len(sn - so)), (where, c)
+        div = next(c for c in report.subscriptions if c.name == "div")
+        assert div.only_old == 1 and div.example_only_old == {"weight": 10}, where  # jms: 10 / 1000 = 0
+
+
+def test_cli_migration_report_with_header_columns(spark, tmp_path, capsys):
+    """``--header JMSType=msg_type --header JMSTimestamp=ts``: the archive names its header columns
+    its own way; the CLI report is `migration_report(..., headers=...)`."""
+    from jms_selector_spark.cli.commands import main
+
+    archive = str(tmp_path / "renamed")
+    renamed = spark.createDataFrame(_rows(60), DDL).withColumnRenamed("JMSType", "msg_type") \
+        .withColumnRenamed("JMSTimestamp", "ts")
+    renamed.write.parquet(archive)
+    subs = tmp_path / "subs.csv"
+    subs.write_text("name,selector\norders,\"JMSType = 'order' AND qty / 10 > 2\"\nlate,JMSTimestamp > 1030\n",
+                    encoding="utf-8")
+    headers = {"JMSType": "msg_type", "JMSTimestamp": "ts"}
+    expected = migration_report(spark.read.parquet(archive), {"orders": "JMSType = 'order' AND qty / 10 > 2",
+                                                              "late": "JMSTimestamp > 1030"}, "jms", "activemq",
+                                time_column="ts", headers=headers)
+    assert expected.subscriptions[1].both == 29  # ts 1031..1059 (the header is read from its column)
+    argv = ["migration-report", "--subscriptions", str(subs), "--archive", archive, "--from", "jms", "--to", "activemq",
+            "--header", "JMSType=msg_type", "--header", "JMSTimestamp=ts", "--json"]
+    assert main(argv) == (1 if expected.changed else 0)
+    assert json.loads(capsys.readouterr()[0]) == json.loads(json.dumps(expected.to_dict(), default=str))
+    main(argv[:-5] + ["--json"])  # without --header the headers are absent columns: NULL, nothing delivered
+    plain = json.loads(capsys.readouterr()[0])
+    assert [(s["both"], s["only_old"], s["only_new"]) for s in plain["subscriptions"]] == [(0, 0, 0), (0, 0, 0)]

@@ -68,7 +68,8 @@ def _message_struct(case, layout):
 
 
 def _vectorized(selector, case, dialect, layout):
-    got = match_batch(pa.array([selector]), _message_struct(case, layout), dialect, three_valued=True)
+    got = match_batch(pa.array([selector]), _message_struct(case, layout), jss.get_dialect(dialect),
+                      three_valued=True)
     return got.to_pylist()[0]
 
 
@@ -152,7 +153,7 @@ def test_mqe_int_delivery_mode_and_bigint_priority(spark):
             with sql_conf(spark, {"spark.sql.ansi.enabled": ansi}):
                 got = [r[0] for r in df.selectExpr(frag).collect()]
             assert got[:3] == want[:3], (sel, ansi, got, want)
-        vec = match_batch(pa.array([sel] * len(rows)), arrow, "mqe", three_valued=True).to_pylist()
+        vec = match_batch(pa.array([sel] * len(rows)), arrow, jss.get_dialect("mqe"), three_valued=True).to_pylist()
         assert vec == got, (sel, vec, got)
     # the literal types the header's type: TRUE on the persistent row, FALSE for a JMS string
     assert [r[0] for r in df.selectExpr(selector_to_sql("JMSDeliveryMode = 2", schema, dialect="mqe")).collect()][:2] \

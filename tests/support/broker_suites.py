@@ -13,6 +13,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import jms_selector_spark as jss
+from oracle import decode_value
+
 CORPUS = Path(__file__).resolve().parents[1] / "conformance" / "other-brokers.jsonl"
 
 #: Case-id prefixes (the part before the last ``-n``) of each dialect's suites.
@@ -23,6 +26,7 @@ SUITES = {
     "rabbitmq": ("rmq-jms", "rmq-amqpsql"),
     "rabbitmq-jms": ("rmqc-parser", "rmqc-types", "rmqc-tokens", "rmqc-prod", "rmqc-it", "rmqc-it-dot",
                      "rmqx-eval", "rmqx-it", "rmqx-like"),
+    "qpid-cpp": ("qpidcpp",),
 }
 
 _XPATH = ("XPATH body selector: the data model has no message body; rejected like the `activemq` "
@@ -52,6 +56,7 @@ KNOWN = {
         "rmqx-eval-8": "an AMQP float header: the exchange holds it as an Erlang double, so 0.03f = 0.03 there; "
                        "the data model keeps a Java float (0.03f widened is 0.029999999329447746)",
     },
+    "qpid-cpp": {},
 }
 
 
@@ -66,6 +71,18 @@ def cases_for(dialect: str) -> list:
                 if c["id"].rsplit("-", 1)[0] in prefixes:
                     out.append(c)
     return out
+
+
+def run_case(case: dict, dialect) -> "bool | None | str":
+    """The reference interpreter's answer to a corpus case (any of ``tests/conformance/*.jsonl``):
+    True, False, None (UNKNOWN), or ``"invalid"`` when the dialect rejects the selector."""
+    props = case["message"].get("properties", {})
+    try:
+        return jss.evaluate(case["selector"], case["message"].get("headers"),
+                            {k: decode_value(v) for k, v in props.items()}, dialect=dialect,
+                            types={k: v["type"] for k, v in props.items()})
+    except jss.SelectorError:
+        return "invalid"
 
 
 def agrees(expect, got) -> bool:

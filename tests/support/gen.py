@@ -34,6 +34,9 @@ BOUNDARY_LITERALS = ["0x7FFFFFFFFFFFFFFF", "0x8000000000000000", "-0x80000000000
                      "0777777777777777777777", "01000000000000000000000", "-01000000000000000000000",
                      "9223372036854775807L", "-9223372036854775808", "-9223372036854775808L", "0x80000000", "-0x80000000",
                      "0xFFFFFFFF", "037777777777", "-020000000000", "2147483648", "-2147483649", "0x7fffffff", "-2147483648L"]
+#: Qpid C++'s literal forms (SelectorToken.cpp): binary, `_`, suffixes, hex floats, its octal reading of `0x0…`.
+CPP_LITERALS = ["0b101", "0b0101", "0x0F", "0xFF", "1_000", "0.5f", "2d", "0x8p-3", "077L", "0x8000_0000_0000_0000",
+                "0xFFFF_FFFF_FFFF_FFFF", "-9223372036854775808", "1e-400", "0x", "1e", "0b2"]
 #: ActiveMQ's body-selector keywords, reserved there
 RESERVED_NAMES = ["xpath", "XQUERY", "XPath", "xquery"]
 #: What `'' + x` prints on JDK 17 or on JDK 19+ for the values above
@@ -86,6 +89,7 @@ class CaseGenerator:
         self.dotted = d.dotted_identifiers
         self.ibmmq = d.zero_id_wildcard  # + hex/octal/L literals, the zero-id wildcard (issue #13)
         self.mqe = d.operators is not None  # only AND, = and IS NULL; headers as MQe types them
+        self.cpp = d.cpp_literals  # Qpid C++: its literal forms, IN over expressions, its ESCAPE (issue #14)
 
     # -- messages ---------------------------------------------------------------------------
     def value_of(self, t: str):
@@ -144,6 +148,8 @@ class CaseGenerator:
         r = self.rng
         if (self.activemq or self.ibmmq) and r.random() < 0.06:
             return r.choice(BOUNDARY_LITERALS)
+        if self.cpp and r.random() < 0.1:
+            return r.choice(CPP_LITERALS)
         k = r.random()
         if k < 0.35:
             v = r.choice(INTS[:17] + [LONG_MAX])
@@ -241,6 +247,10 @@ class CaseGenerator:
         if k < 0.5:
             neg = "NOT " if r.random() < 0.4 else ""
             return f"{self.value(depth - 1)} {neg}BETWEEN {self.value(depth - 1)} AND {self.value(depth - 1)}"
+        if k < 0.6 and self.cpp and r.random() < 0.6:  # Qpid C++: any expressions on both sides
+            neg = "NOT " if r.random() < 0.4 else ""
+            vals = ", ".join(self.value(depth - 1) for _ in range(r.randint(1, 3)))
+            return f"{self.value(depth - 1)} {neg}IN ({vals})"
         if k < 0.6:
             neg = "NOT " if r.random() < 0.4 else ""
             vals = ", ".join(_q(r.choice(STRINGS)) for _ in range(r.randint(1, 3)))
@@ -248,7 +258,7 @@ class CaseGenerator:
         if k < 0.72:
             neg = "NOT " if r.random() < 0.4 else ""
             if r.random() < 0.3:
-                e = self.escape_char()
+                e = self.escape_char() if not self.cpp else r.choice(ESCAPES + ["", "%", "é"])
                 return f"{r.choice(NAMES)} {neg}LIKE {_q(self.pattern(e))} ESCAPE {_q(e)}"
             return f"{r.choice(NAMES)} {neg}LIKE {_q(self.pattern())}"
         if k < 0.8:

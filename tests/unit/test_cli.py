@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from jms_selector_spark.semantics.dialects import DIALECTS
+from jms_selector_spark.semantics.dialects import ACTIVEMQ, DIALECTS
 
 from jms_selector_spark import parse, selector_to_sql
 from jms_selector_spark.cli.commands import EXPLAIN_SECTIONS, main, parse_schema, render_tree
@@ -231,7 +231,7 @@ class TestRenderTree:
         assert lines[-1].endswith("└── Identifier a (property)")
 
     def test_header_alias_and_functions(self):
-        lines = render_tree(parse("REGEX('^a', JMSType)", dialect="activemq").root, "activemq")
+        lines = render_tree(parse("REGEX('^a', JMSType)", dialect="activemq").root, ACTIVEMQ)
         assert lines == ["FunctionCall REGEX", "├── Literal '^a' (string)", "└── Identifier JMSType (header)"]
 
     def test_empty(self):

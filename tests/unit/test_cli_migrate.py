@@ -93,3 +93,20 @@ def test_report_bad_subscriptions_file_is_a_usage_error(tmp_path, capsys):
     code, _, err = run(capsys, "migration-report", "--subscriptions", str(p), "--archive", str(tmp_path),
                        "--from", "jms", "--to", "activemq")
     assert code == 2 and "header row" in err
+
+
+def test_report_header_option_is_the_other_commands_one(capsys):
+    """``--header HEADER=COLUMN`` and ``--properties`` parse as for ``explain`` (one definition,
+    `cli_io.add_binding_options`); a malformed one is a usage error."""
+    from jms_selector_spark.cli.commands import build_parser
+    from jms_selector_spark.cli.selector_io import binding_of
+
+    args = build_parser().parse_args(["migration-report", "--subscriptions", "s.csv", "--archive", "a", "--from", "jms",
+                                      "--to", "activemq", "--header", "JMSType=msg_type", "--header",
+                                      "JMSTimestamp = ts", "--properties", "props"])
+    assert binding_of(args) == {"headers": {"JMSType": "msg_type", "JMSTimestamp": "ts"}, "properties": "props"}
+    explain = build_parser().parse_args(["explain", "a = 1", "--header", "JMSType=msg_type", "--properties", "props"])
+    assert binding_of(explain) == binding_of(args) | {"headers": {"JMSType": "msg_type"}}
+    code, _, err = run(capsys, "migration-report", "--subscriptions", "s.csv", "--archive", "a", "--from", "jms",
+                       "--to", "activemq", "--header", "JMSType")
+    assert code == 2 and "expected HEADER=COLUMN" in err

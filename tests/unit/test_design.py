@@ -9,6 +9,9 @@
   (the value model, the dialects, `lowering`) → ``binder`` → ``interpreter`` (the reference) →
   ``backends/`` and ``analysis/`` → ``spark/`` (the Spark integration) → ``cli/``. No package
   imports one to its right; the front end imports no evaluation code.
+- One planner: only `spark/hybrid.py` turns "no exact native form" (`UnsupportedSelectorError`)
+  into "run it in the vectorized fallback"; `jms_filter`, `route`, the explains,
+  `migration_report` and the CLI all ask it (an ``except`` that re-raises is not a decision).
 
 The scan is the one the reviewers run (`attribute reads of Dialect fields`, by AST).
 """
@@ -172,3 +175,29 @@ def test_the_import_scan_sees_imports():
                                                                                  "frontend/parser.py")
     assert "backends.spark_sql" in _imports(PACKAGE / "spark/hybrid.py", "spark/hybrid.py")
     assert _layer("spark.routing") > _layer("backends.udf") > _layer("binder") > _layer("frontend.nodes")
+
+
+#: The one module that decides native vs fallback (issue #12).
+PLANNER = "spark/hybrid.py"
+_NO_NATIVE_FORM = {"UnsupportedSelectorError", "SelectorTooComplexError"}
+
+
+def _deciding_handlers() -> dict:
+    """{module: [line]} of the ``except`` clauses catching "no native form" without re-raising."""
+    out = {}
+    for rel, path in _modules():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.ExceptHandler) or node.type is None:
+                continue
+            types = node.type.elts if isinstance(node.type, ast.Tuple) else [node.type]
+            names = {t.attr if isinstance(t, ast.Attribute) else getattr(t, "id", None) for t in types}
+            if names & _NO_NATIVE_FORM and not any(isinstance(x, ast.Raise) for x in ast.walk(node)):
+                out.setdefault(rel, []).append(node.lineno)
+    return out
+
+
+def test_one_planner_decides_native_or_fallback():
+    found = _deciding_handlers()
+    assert set(found) == {PLANNER}, (
+        f"only {PLANNER} may catch UnsupportedSelectorError to choose the fallback; ask hybrid.decide / "
+        f"plan_filter / plan_subscriptions instead: {found}")

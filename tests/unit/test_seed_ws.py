@@ -16,7 +16,8 @@ import pytest
 
 import jms_selector_spark as jss
 from jms_selector_spark import evaluate, parse
-from jms_selector_spark.backends.arrow_columns import ARROW_TYPES, extract_columns, spark_like_schema
+from jms_selector_spark.backends.arrow_columns import ARROW_TYPES, extract_columns
+from jms_selector_spark.binder import to_schema
 from jms_selector_spark.backends.vectorized import evaluate_batch
 from jms_selector_spark.binder import Binding, bind, check_options
 from jms_selector_spark.frontend.errors import BindingOptionError, SelectorBindingError, SelectorSyntaxError
@@ -152,7 +153,7 @@ def _table(case: dict, layout: str, header_columns: str) -> "pa.StructArray | No
 
 
 def _vectorized(selector, table):
-    bound = bind(selector, spark_like_schema(table.type), Binding.of(unknown_properties="null"))
+    bound = bind(selector, to_schema(table.type), Binding.of(unknown_properties="null"))
     return evaluate_batch(selector, extract_columns(bound, table), len(table)).to_pylist()
 
 

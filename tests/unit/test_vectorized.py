@@ -259,8 +259,10 @@ def test_like_every_escape_variety(dialect):
     rows = [row({"s": s}, {"s": "string"}) for s in subjects]
     cols = {"s": (JmsType.STRING, pa.array(subjects, pa.string()))}
     sels = parsed(texts, dialect)
-    # RabbitMQ rejects patterns with a control character or a trailing escape
-    assert len(sels) > (1000 if get_dialect(dialect).strict_like_patterns else 1400)
+    # RabbitMQ rejects patterns with a control character or a trailing escape; Qpid C++ the
+    # escapes '%', '_' and 'é' (two UTF-8 bytes)
+    d = get_dialect(dialect)
+    assert len(sels) > (950 if d.strict_like_patterns or d.cpp_like_escape else 1400)
     check_all(sels, cols, rows)
     # a LIKE on a value that is not always a string: FALSE (TRUE negated) on the others, NULL UNKNOWN
     rows, cols = edge_batch()
