@@ -660,6 +660,7 @@ def run_matrix(spark, args, data_dir: Path, results_path: Path) -> dict:
             "no-access": lambda n: noaccess_subscriptions(n, seed=args.subs_seed)}
     res = {}
     fingerprints = {}
+    load_start = [round(x, 2) for x in os.getloadavg()]
     for v in variants:
         kind, n, plan, limit = v
         subs = gens[kind](n)
@@ -677,31 +678,40 @@ def run_matrix(spark, args, data_dir: Path, results_path: Path) -> dict:
         from jms_selector_spark.semantics.dialects import get_dialect
         from jms_selector_spark.spark.route_plan import plan_routing
 
+        from jms_selector_spark.binder import Binding
+        from jms_selector_spark.spark.route_templates import plan_templates
+
         native, fallback = _split_subs(subs, messages.schema, get_dialect("jms"))
-        rp = plan_routing(native, fallback, messages.schema, get_dialect("jms"), index=plan == "indexed",
-                          jit_cases=10 ** 9 if plan == "baseline" else 24)
+        tp = plan_templates(native, messages.schema, get_dialect("jms"), Binding()) if plan == "indexed" else None
+        rp = plan_routing(list(tp.rest) if tp else native, fallback, messages.schema, get_dialect("jms"),
+                          index=plan == "indexed", jit_cases=10 ** 9 if plan == "baseline" else 24)
+        evaluated = round(rp.estimated_evaluated() + (tp.candidates_per_message() if tp else 0), 2)
         res[v] = {"plan_s": round(plan_s, 3), "cold": cold, "rows_out": fp[0], "runs": [],
                   "codegen": codegen_summary(report), "groups": len(rp.groups),
-                  "evaluated_per_message": rp.estimated_evaluated()}
+                  "templates": sum(len(a.templates) for a in tp.accesses) if tp else 0,
+                  "templated": len(tp.names) if tp else 0, "evaluated_per_message": evaluated}
         print(f"{kind:9} {n:>6} {plan:8} limit={limit or 'default':7} plan {plan_s:6.2f} s, cold {cold['wall']:7.2f} s, "
-              f"rows {fp[0]:,}; ~{rp.estimated_evaluated()} evaluated/msg; codegen: {res[v]['codegen']}", flush=True)
+              f"rows {fp[0]:,}; {res[v]['templated']} subs in {res[v]['templates']} templates; ~{evaluated} evaluated/msg; "
+              f"codegen: {res[v]['codegen']}; load {os.getloadavg()[0]:.1f}", flush=True)
     for r in range(args.reps):
         order = variants if r % 2 == 0 else variants[::-1]
         for v in order:
             kind, n, plan, limit = v
             df = routed_df(messages, gens[kind](n), plan)
             res[v]["runs"].append(_with_limit(spark, limit, lambda: timed_noop(df, cpu)))
-        print(f"  round {r + 1} done", flush=True)
+        print(f"  round {r + 1} done; load {os.getloadavg()[0]:.1f}", flush=True)
     rows = []
     for v, m in res.items():
         kind, n, plan, limit = v
         rows.append({"kind": kind, "subs": n, "plan": plan, "hugeMethodLimit": limit, "median_s": med(m["runs"]),
                      "cpu_median_s": (round(statistics.median(x["jvm"] + x["py"] for x in m["runs"]), 2)
                                       if m["runs"][0]["jvm"] is not None else None),
-                     **{k: m[k] for k in ("plan_s", "rows_out", "codegen", "groups", "evaluated_per_message")},
+                     **{k: m[k] for k in ("plan_s", "rows_out", "codegen", "groups", "templates", "templated",
+                                          "evaluated_per_message")},
                      "cold_s": m["cold"]["wall"], "runs": m["runs"]})
     results = {"benchmark": "route_matrix", "rows_total": total, "reps": args.reps, "spark": spark.version,
-               "cpus": os.cpu_count(), "loadavg_end": [round(x, 2) for x in os.getloadavg()], "variants": rows,
+               "cpus": os.cpu_count(), "loadavg_start": load_start, "loadavg_end": [round(x, 2) for x in os.getloadavg()],
+               "variants": rows,
                "ratios": _matrix_ratios(rows), "outputs_equal": True}
     return bn.publish(results, results_path, matrix_table, lambda r: matrix_table(r).splitlines()[-8:])
 
@@ -732,11 +742,13 @@ def matrix_table(res) -> str:
     lines = [f"routing plans over {res['rows_total']:,} messages (topic: one row per matched pair + dead letters; noop sink); "
              f"medians of {res['reps']} ABBA-interleaved rounds; cpu = JVM + Python CPU s",
              f"{'subscriptions':24} {'plan':9} {'limit':>7} {'wall s':>8} {'cpu s':>7} {'cold s':>7} {'plan s':>7} "
-             f"{'groups':>6} {'eval/msg':>8} {'out rows':>12}  codegen"]
+             f"{'groups':>6} {'tmpl':>5} {'eval/msg':>8} {'out rows':>12}  codegen"]
     for r in res["variants"]:
         lines.append(f"{r['kind'] + ' ' + str(r['subs']):24} {r['plan']:9} {str(r['hugeMethodLimit'] or 'default'):>7} "
                      f"{r['median_s']:>8.2f} {r['cpu_median_s'] or 0:>7.1f} {r['cold_s']:>7.2f} {r['plan_s']:>7.2f} "
-                     f"{r['groups']:>6} {r['evaluated_per_message']:>8} {r['rows_out']:>12,}  {r['codegen'][:60]}")
+                     f"{r['groups']:>6} {r.get('templates', 0):>5} {r['evaluated_per_message']:>8} {r['rows_out']:>12,}  "
+                     f"{r['codegen'][:60]}")
+    lines.append(f"load average {res.get('loadavg_start', ['?'])[0]} -> {res['loadavg_end'][0]} on {res['cpus']} CPUs")
     lines.append("ratios (wall; cpu):")
     for q in res["ratios"]:
         lines.append(f"  {q['what']}: {q['wall']:.2f}x; {q['cpu'] if q['cpu'] is not None else '-'}x")

@@ -1,5 +1,11 @@
 """The routing plan: which subscriptions' selectors are evaluated for which message.
 
+**Templates first** (`route_templates`, used by `tag_matches`, i.e. by `route`): subscriptions
+whose fragments differ only in literals and that have an access predicate are matched through a
+broadcast join with a (value -> candidates) index and one lambda expression per template, so the
+plan grows with the number of selector shapes, not of subscriptions. What follows applies to the
+others (no access predicate, or a template of their own) and to `matching_names`.
+
 `matching_names` builds, for `routing.route`, the Column ``array<string>`` of the (sorted) names
 of the subscriptions a message matches. Two things keep its cost down:
 
@@ -363,28 +369,47 @@ def matching_names(native, fallback, schema, *, dialect, binding: "dict | None" 
 
 
 def tag_matches(messages, native, fallback, *, dialect, binding: "dict | None" = None, index: bool = True,
-                column: str = "__jms_matches"):
-    """``messages`` plus ``column``: what `matching_names` computes, except that the fallback
-    (Arrow UDF) subscriptions evaluate only the messages that pass one of their native access
-    predicates (`RoutingPlan.fallback_gate`): the others cross to Python as NULLs (a few bytes)
-    and are not evaluated. One scan of the messages."""
+                column: str = "__jms_matches", templates: bool = True):
+    """``messages`` plus ``column``: what `matching_names` computes, except that the subscriptions
+    sharing a template on an access value are matched through a broadcast join with their index
+    (`route_templates`; ``templates=False``: not), and the fallback (Arrow UDF) subscriptions
+    evaluate only the messages that pass one of their native access predicates
+    (`RoutingPlan.fallback_gate`): the others cross to Python as NULLs (a few bytes) and are not
+    evaluated. One scan of the messages."""
     from pyspark.sql import functions as F
 
     from ..backends.udf import routing_udf, source_args
 
     b = Binding.of(**(binding or {}))
-    plan = plan_routing(native, fallback, messages.schema, dialect, b, index=index)
+    schema, drop = messages.schema, []
+    tp = _templates(native, schema, dialect, b) if index and templates else None
+    if tp is not None:
+        from .route_templates import apply_templates
+
+        native = list(tp.rest)
+        messages, parts, drop = apply_templates(messages, tp)
+    plan = plan_routing(native, fallback, schema, dialect, b, index=index)
     sql = plan_sql(plan)
     matches = F.expr(sql) if sql is not None else F.array().cast("array<string>")
+    if tp is not None:
+        matches = F.concat(matches, *[F.expr(p) for p in parts])
     if not fallback:
-        return messages.withColumn(column, F.sort_array(matches))
+        return messages.withColumn(column, F.sort_array(matches)).drop(*drop)
     gated = plan.fallback_gate is not None
-    udf, cols = routing_udf([(s.name, s.selector) for s in fallback], dialect, messages.schema, b, gated=gated)
+    udf, cols = routing_udf([(s.name, s.selector) for s in fallback], dialect, schema, b, gated=gated)
     args = source_args(cols)
     if gated:  # one scan: a row outside the gate crosses with NULLs only and is not evaluated
         gate = F.coalesce(F.expr(gate_sql(plan)), F.lit(False))
         args = [gate] + [F.when(gate, a) for a in args]
-    return messages.withColumn(column, F.sort_array(F.concat(matches, udf(*args))))
+    return messages.withColumn(column, F.sort_array(F.concat(matches, udf(*args)))).drop(*drop)
+
+
+def _templates(native, schema, dialect, binding):
+    """The `route_templates.TemplatePlan` of ``native``, or None when it templates nothing."""
+    from .route_templates import plan_templates
+
+    tp = plan_templates(native, schema, dialect, binding)
+    return tp if tp.accesses else None
 
 
 # -- explain --------------------------------------------------------------------------------------
@@ -401,8 +426,9 @@ def explain_routing(schema, subscriptions, *, dialect="jms", index: bool = True,
     d = get_dialect(dialect)
     b = Binding.of(**binding)
     native, fallback, errors = plan_subscriptions(normalize_subscriptions(subscriptions), schema, d, b)
-    plan = plan_routing(native, fallback, schema, d, b, index=index)
-    text = format_plan(plan, invalid=[s.name for s, _ in errors])
+    tp = _templates(native, schema, d, b) if index else None
+    plan = plan_routing(list(tp.rest) if tp else native, fallback, schema, d, b, index=index)
+    text = format_plan(plan, invalid=[s.name for s, _ in errors], templates=tp)
     for s in fallback:  # the planner's decision, as explain_filter shows it: the pieces with no native form
         pieces = [leaf.node for leaf in plan_filter(parse(s.selector or "", dialect=d), schema, b).leaves()
                   if leaf.kind == "fallback"]
@@ -410,12 +436,18 @@ def explain_routing(schema, subscriptions, *, dialect="jms", index: bool = True,
     return text
 
 
-def format_plan(plan: RoutingPlan, *, invalid: Iterable = (), max_values: int = 8) -> str:
+def format_plan(plan: RoutingPlan, *, invalid: Iterable = (), max_values: int = 8, templates=None) -> str:
+    from .route_templates import format_templates
+
     native = len(plan.fragments)
     invalid = list(invalid)
-    lines = [f"routing plan: {native} native subscriptions in {len(plan.groups)} indexed group(s) + "
-             f"{len(plan.general)} general; {len(plan.fallback)} fallback (Arrow UDF); {len(invalid)} invalid"
+    lines = [f"routing plan: {native + (len(templates.names) if templates else 0)} native subscriptions"
+             + (f": {len(templates.names)} in templates, {native} in " if templates else " in ")
+             + f"{len(plan.groups)} indexed group(s) + {len(plan.general)} general; {len(plan.fallback)} fallback "
+             f"(Arrow UDF); {len(invalid)} invalid"
              + (f" ({', '.join(invalid[:10])}{', ...' if len(invalid) > 10 else ''}: not routed)" if invalid else "")]
+    if templates:
+        lines += format_templates(templates)
     for g in sorted(plan.groups, key=lambda g: -len(g.members)):
         sizes = sorted(((len(c.names), v) for v, c in g.by_value.items()), reverse=True)
         shown = ", ".join(f"{v!r}: {k}" for k, v in sizes[:max_values])
@@ -432,7 +464,7 @@ def format_plan(plan: RoutingPlan, *, invalid: Iterable = (), max_values: int = 
                          f"{sum(c.estimated_evaluated() for c in g.by_value.values()) / len(g.by_value):.1f}")
     if plan.general:
         lines.append(f"  general (no access predicate, evaluated for every message): {len(plan.general)}")
-    lines.append(f"  native subscriptions evaluated per message: ~{plan.estimated_evaluated()} of {native} "
+    lines.append(f"  {'other ' if templates else ''}native subscriptions evaluated per message: ~{plan.estimated_evaluated()} of {native} "
                  f"(estimate: values named by the subscriptions equally frequent)"
                  + (f"; + {len(plan.fallback)} in the UDF" if plan.fallback else ""))
     if plan.fallback:

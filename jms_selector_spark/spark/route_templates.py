@@ -1,0 +1,349 @@
+"""Routing by templates: plan and code size that grow with the selector *shapes*, not the subscriptions.
+
+An estate of thousands of subscriptions has few shapes: ``JMSType = 'car' AND weight > 2500`` and
+``JMSType = 'bus' AND weight > 100`` differ only in their literals. `template` tokenises the Spark
+SQL fragment the native back end wrote for a selector and replaces each literal that may safely be
+a run-time value by a typed parameter; subscriptions whose fragments are equal modulo those
+literals share one *template*.
+
+**Which literals become parameters** (exactness first; everything else stays in the template):
+
+- a string (``decode(X'…', 'UTF-8')``), an INT (plain digits in int range), a BIGINT (``…L``) or a
+  DOUBLE (``…D``) literal that is the right operand of a comparison (``= <> != < <= > >= <=>``) or
+  of ``+ * / %``, or an element of an ``IN (…)`` list. Never a LIKE/RLIKE pattern, a function's
+  argument (a map key, a CASE's WHEN value, ``ESCAPE``), a signed number, a DECIMAL;
+- no number at all in a fragment that has a DECIMAL in it (Spark types an integer *literal*
+  meeting a DECIMAL more narrowly than a column of the same type);
+- a fragment with a lambda (``->``) is not templated.
+
+Analysis sees ``decode(…)`` as a function call, not a literal, so a STRING parameter is typed and
+coerced exactly like it; a numeric parameter has the literal's own Spark type. A parameter whose
+value is the same for every member of a template is written back as the literal.
+
+**The index is a broadcast hash join.** Each subscription's access predicate (`route_plan`: an
+equality or IN on a STRING value, the most selective of its conjuncts) is necessary for its
+selector to be TRUE. For each access value (``JMSType``) a small DataFrame has one row per literal
+the subscriptions name (key), and one column per template: ``ARRAY<STRUCT<n: name, p0, p1, …>>``,
+the candidates for that key with their parameters. The messages are LEFT-joined to it (broadcast,
+one row per key: rows are preserved; a NULL or unnamed value gets no candidates, exactly "access
+predicate not TRUE"), and per template one expression::
+
+    transform(filter(<candidates>, c -> coalesce(<the template over c.p0, c.p1, …>, false)), c -> c.n)
+
+gives the names of the candidates whose *whole* fragment is TRUE: the plan holds one expression
+per template whatever the number of subscriptions. Subscriptions without an access predicate, and
+templates with fewer than `MIN_MEMBERS` members, stay in `route_plan`'s CASE plan.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from itertools import product
+
+__all__ = ["template", "TemplatePlan", "plan_templates", "apply_templates", "MIN_MEMBERS", "MIN_TEMPLATED"]
+
+#: A template with fewer members stays in the CASE plan (its own CASE costs less than a lambda).
+MIN_MEMBERS = 2
+#: Templates are used only when at least this many subscriptions would be routed through them.
+MIN_TEMPLATED = 24
+
+_TOKEN = re.compile(r"""
+ (?P<ident>`(?:[^`]|``)*`)
+|(?P<str>decode\(X'(?P<hex>[0-9A-F]*)',\ 'UTF-8'\))
+|(?P<quoted>'(?:[^'\\]|\\.)*')
+|(?P<num>\d+(?:\.\d+)?(?:E-?\d+)?[LD]?(?![\w.]))
+|(?P<word>[A-Za-z_]\w*)
+|(?P<ws>\s+)
+|(?P<op><=>|<>|!=|<=|>=|->|\|\||.)
+""", re.X | re.S)
+
+_OPERATORS = {"=", "<>", "!=", "<", "<=", ">", ">=", "<=>", "+", "*", "/", "%"}
+_INT_MAX = 2 ** 31 - 1
+_LONG_MAX = 2 ** 63 - 1
+
+
+def _number(text: str):
+    """(Spark type, value) of a numeric literal the renderer writes, or None (kept literal)."""
+    if text.endswith("L") and text[:-1].isdigit():
+        v = int(text[:-1])
+        return ("BIGINT", v) if v <= _LONG_MAX else None
+    if text.endswith("D"):
+        return "DOUBLE", float(text[:-1])
+    if text.isdigit():
+        v = int(text)
+        return ("INT", v) if v <= _INT_MAX else None
+    return None
+
+
+@dataclass(frozen=True)
+class Shape:
+    """A fragment as ``pieces`` (text, or the index of a parameter) and its parameters."""
+
+    pieces: tuple
+    types: tuple  # Spark type of each parameter
+    literals: tuple  # the literal text of each parameter (as the fragment wrote it)
+    values: tuple  # its Python value
+
+    @property
+    def key(self) -> tuple:
+        return tuple(p if isinstance(p, str) else (self.types[p],) for p in self.pieces)
+
+
+def template(fragment: str) -> "Shape | None":
+    """``fragment`` as a `Shape` (None: not templated, e.g. it has a lambda)."""
+    numbers = re.search(r"\bDECIMAL\b", fragment, re.I) is None
+    pieces, types, literals, values = [], [], [], []
+    text = []
+    prev = None  # previous significant token
+    parens = []  # per open parenthesis: is it an IN list
+    for m in _TOKEN.finditer(fragment):
+        kind, tok = m.lastgroup, m.group()
+        if kind == "ws":
+            text.append(tok)
+            continue
+        if kind == "op" and tok == "->":
+            return None
+        param = None
+        if kind in ("str", "num"):
+            in_list = prev in ("(", ",") and parens and parens[-1]
+            if prev in _OPERATORS or in_list:
+                if kind == "str":
+                    param = ("STRING", bytes.fromhex(m.group("hex")).decode("utf-8"))
+                elif numbers:
+                    param = _number(tok)
+        if param is not None:
+            pieces.append("".join(text))
+            text = []
+            pieces.append(len(types))
+            types.append(param[0])
+            literals.append(tok)
+            values.append(param[1])
+        else:
+            text.append(tok)
+        if tok == "(":
+            parens.append(isinstance(prev, str) and prev.upper() == "IN")
+        elif tok == ")" and parens:
+            parens.pop()
+        prev = tok if kind in ("op", "word") else "<value>"
+    pieces.append("".join(text))
+    return Shape(tuple(pieces), tuple(types), tuple(literals), tuple(values))
+
+
+@dataclass(frozen=True)
+class Template:
+    """Subscriptions that share one shape and one access value."""
+
+    shape: Shape  # of the first member (its text; the parameters' types)
+    constant: tuple  # per parameter: True if every member has the same literal (written back)
+    members: tuple  # subscription names
+    params: dict  # name -> values of the non-constant parameters
+    keys: dict  # name -> the access literals it is a candidate for
+
+    def lambda_sql(self, var: str) -> str:
+        """The fragment over ``var.p<i>`` (i over the non-constant parameters)."""
+        out, j = [], 0
+        for p in self.shape.pieces:
+            if isinstance(p, str):
+                out.append(p)
+            elif self.constant[p]:
+                out.append(self.shape.literals[p])
+            else:
+                out.append(f"{var}.p{j}")
+                j += 1
+        return "".join(out)
+
+    @property
+    def param_types(self) -> tuple:
+        return tuple(t for t, c in zip(self.shape.types, self.constant) if not c)
+
+
+@dataclass(frozen=True)
+class Access:
+    """The templates indexed on one set of access values (one or two): one broadcast join."""
+
+    names: tuple  # as the selectors write them
+    value_sqls: tuple
+    templates: tuple  # of Template
+
+    @property
+    def keys(self) -> tuple:
+        return tuple(dict.fromkeys(k for t in self.templates for nm in t.members for k in t.keys[nm]))
+
+
+@dataclass(frozen=True)
+class TemplatePlan:
+    accesses: tuple  # of Access
+    rest: tuple  # (subscription, fragment) pairs left to the CASE plan
+
+    @property
+    def names(self) -> tuple:
+        return tuple(nm for a in self.accesses for t in a.templates for nm in t.members)
+
+    def candidates_per_message(self) -> float:
+        """Templated candidates evaluated per message, if every combination of the values the
+        subscriptions name is equally frequent."""
+        total = 0.0
+        for a in self.accesses:
+            n = 1
+            for i in range(len(a.value_sqls)):
+                n *= len({k[i] for k in a.keys})
+            total += sum(len(t.keys[nm]) for t in a.templates for nm in t.members) / n
+        return round(total, 2)
+
+
+#: A subscription is indexed on two access values at once when that names at most this many pairs ...
+MAX_PAIRS = 8
+#: ... and at least this many subscriptions share that pair of values (each set is one join).
+MIN_PAIR_MEMBERS = 16
+#: At most this many sets of access values (joins).
+MAX_JOINS = 8
+
+
+def _key_sets(cands, distinct) -> list:
+    """(estimated selectivity, (AccessPredicate, ...)) options of one subscription, best first."""
+    best: dict = {}
+    for p in cands:
+        if p.value_sql not in best or len(p.values) < len(best[p.value_sql].values):
+            best[p.value_sql] = p
+    ps = sorted(best.values(), key=lambda p: p.value_sql)
+    est = {p.value_sql: len(p.values) / len(distinct[p.value_sql]) for p in ps}
+    out = [(est[p.value_sql], (p,)) for p in ps]
+    out += [(est[p.value_sql] * est[q.value_sql], (p, q)) for i, p in enumerate(ps) for q in ps[i + 1:]
+            if len(p.values) * len(q.values) <= MAX_PAIRS]
+    return sorted(out, key=lambda o: (o[0], len(o[1])))
+
+
+def plan_templates(native, schema, dialect, binding, *, min_members: int = MIN_MEMBERS,
+                   min_templated: int = MIN_TEMPLATED, pairs: bool = True) -> TemplatePlan:
+    """Split ``native`` ``[(subscription, fragment)]`` into templates on access values and the rest."""
+    from .route_plan import access_candidates
+
+    cands = {s.name: access_candidates(s.selector or "", schema, dialect, binding) for s, _ in native}
+    distinct: dict = {}
+    for ps in cands.values():
+        for p in ps:
+            distinct.setdefault(p.value_sql, set()).update(p.values)
+    shapes = {s.name: template(frag) if cands[s.name] else None for s, frag in native}
+    options = {nm: _key_sets(cands[nm], distinct) for nm, sh in shapes.items() if sh is not None}
+    # the pairs of access values worth a join of their own: preferred by enough subscriptions
+    preferred: dict = {}
+    for nm, opts in options.items():
+        if pairs and len(opts[0][1]) == 2:
+            key = tuple(p.value_sql for p in opts[0][1])
+            preferred[key] = preferred.get(key, 0) + 1
+    kept_pairs = {k for k, c in sorted(preferred.items(), key=lambda kc: -kc[1])[:MAX_JOINS // 2] if c >= MIN_PAIR_MEMBERS}
+    groups: dict = {}
+    rest = []
+    for s, frag in native:
+        shape = shapes[s.name]
+        if shape is None:
+            rest.append((s, frag))
+            continue
+        chosen = next(o for _, o in options[s.name] if len(o) == 1 or tuple(p.value_sql for p in o) in kept_pairs)
+        groups.setdefault((tuple(p.value_sql for p in chosen), shape.key), []).append((s, frag, shape, chosen))
+    kept: dict = {}
+    for (value_sqls, _), members in groups.items():
+        if len(members) < min_members:
+            rest.extend((s, frag) for s, frag, _, _ in members)
+        else:
+            kept.setdefault(value_sqls, []).append(members)
+    if sum(len(m) for ms in kept.values() for m in ms) < min_templated:
+        return TemplatePlan((), tuple(native))
+    accesses = []
+    for value_sqls, tgroups in kept.items():
+        templates = []
+        for members in tgroups:
+            first = members[0][2]
+            constant = tuple(all(m[2].literals[i] == first.literals[i] for m in members) for i in range(len(first.types)))
+            params = {s.name: tuple(v for v, c in zip(shape.values, constant) if not c) for s, _, shape, _ in members}
+            keys = {s.name: tuple(product(*(p.values for p in chosen))) for s, _, _, chosen in members}
+            templates.append(Template(first, constant, tuple(s.name for s, *_ in members), params, keys))
+        accesses.append(Access(tuple(p.name for p in tgroups[0][0][3]), value_sqls, tuple(templates)))
+    order = {s.name: i for i, (s, _) in enumerate(native)}
+    rest.sort(key=lambda p: order[p[0].name])
+    return TemplatePlan(tuple(accesses), tuple(rest))
+
+
+_SPARK_TYPES = {"STRING": "STRING", "INT": "INT", "BIGINT": "BIGINT", "DOUBLE": "DOUBLE"}
+
+
+def _index_frame(spark, access: Access, a: int):
+    """The access's join side: the key values, and the key's position (from 1) in `candidates_sql`.
+    An inline table (a local relation: no scan, no Python worker)."""
+    def sql_string(v: str) -> str:  # CAST of UTF-8 bytes: injection-proof, whatever the parser settings
+        return f"CAST(X'{v.encode('utf-8').hex().upper()}' AS STRING)"
+
+    names = [f"__jms_ix{a}_k{i}" for i in range(len(access.value_sqls))] + [f"__jms_ix{a}_id"]
+    rows = ", ".join("(" + ", ".join([sql_string(v) for v in k] + [str(i + 1)]) + ")" for i, k in enumerate(access.keys))
+    return spark.sql(f"SELECT * FROM VALUES {rows} AS __jms_ix{a}({', '.join(names)})")
+
+
+def _json_value(v) -> str:
+    import json
+
+    if isinstance(v, float):
+        return repr(v)  # the shortest text that reads back as the same double
+    return json.dumps(v)
+
+
+def candidates_sql(access: Access, j: int) -> str:
+    """A constant ``ARRAY<ARRAY<STRUCT<n, p0, ...>>>``: per key of ``access`` (in `Access.keys`
+    order) the candidates of its template ``j`` with their parameters. Written as one JSON string
+    read by ``from_json``, which Spark folds into a single literal when it optimizes the plan
+    (the plan's size does not grow with the members)."""
+    from ..backends.sql_render import sql_string
+
+    t = access.templates[j]
+    by_key: dict = {k: [] for k in access.keys}
+    for nm in t.members:
+        for k in t.keys[nm]:
+            by_key[k].append("{" + ",".join([f'"n":{_json_value(nm)}'] + [
+                f'"p{i}":{_json_value(v)}' for i, v in enumerate(t.params[nm])]) + "}")
+    text = "[" + ",".join("[" + ",".join(c) + "]" for c in by_key.values()) + "]"
+    struct = ", ".join(["n: STRING"] + [f"p{i}: {_SPARK_TYPES[ty]}" for i, ty in enumerate(t.param_types)])
+    return f"from_json({sql_string(text)}, 'ARRAY<ARRAY<STRUCT<{struct}>>>')"
+
+
+def template_sql(access: Access, a: int) -> list:
+    """Per template of ``access`` (joined as index ``a``): SQL of the names of its matching candidates."""
+    out = []
+    for j, t in enumerate(access.templates):
+        cands = f"element_at({candidates_sql(access, j)}, `__jms_ix{a}_id`)"
+        body = t.lambda_sql("__jms_c")
+        out.append(f"coalesce(transform(filter({cands}, __jms_c -> coalesce({body}, false)), __jms_c -> __jms_c.n), "
+                   f"CAST(array() AS ARRAY<STRING>))")
+    return out
+
+
+def apply_templates(messages, plan: TemplatePlan):
+    """(``messages`` LEFT-joined to each access's broadcast index, [SQL of names arrays], columns to drop)."""
+    from pyspark.sql import functions as F
+
+    spark = messages.sparkSession
+    parts, drop = [], []
+    for a, access in enumerate(plan.accesses):
+        idx = _index_frame(spark, access, a)
+        cond = None
+        for i, sql in enumerate(access.value_sqls):
+            eq = F.expr(sql) == idx[f"__jms_ix{a}_k{i}"]
+            cond = eq if cond is None else cond & eq
+        messages = messages.join(F.broadcast(idx), cond, "left")
+        parts += template_sql(access, a)
+        drop += idx.columns
+    return messages, parts, drop
+
+
+def format_templates(plan: TemplatePlan) -> list:
+    """Lines for `route_plan.format_plan`: templates, their access values, candidates per message."""
+    count = sum(len(a.templates) for a in plan.accesses)
+    lines = [f"  templates: {len(plan.names)} subscriptions in {count} templates (one expression each, whatever "
+             f"the number of members), matched through {len(plan.accesses)} broadcast join(s)"]
+    for a in sorted(plan.accesses, key=lambda a: -sum(len(t.members) for t in a.templates)):
+        members = sum(len(t.members) for t in a.templates)
+        sizes = sorted((len(t.members) for t in a.templates), reverse=True)
+        lines.append(f"    broadcast join on {' AND '.join(a.names)} ({', '.join(a.value_sqls)}): {len(a.keys)} keys, "
+                     f"{len(a.templates)} templates, {members} subscriptions (per template: "
+                     f"{', '.join(map(str, sizes[:8]))}{', ...' if len(sizes) > 8 else ''})")
+    lines.append(f"    templated candidates evaluated per message: ~{plan.candidates_per_message()} of {len(plan.names)} "
+                 "(estimate: key combinations named by the subscriptions equally frequent)")
+    return lines
