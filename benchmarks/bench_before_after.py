@@ -181,22 +181,25 @@ def run_compile(schema, before, after, args, log=print) -> list:
     return out
 
 
+def _timing_rows(title: str, rows: list) -> list:
+    """The native and UDF sections: each row's hand/before/after medians and their ratios."""
+    lines = [title, f"{'selector':<22}{'hand s':>8}{'before s':>10}{'after s':>9}{'ratio before':>14}"
+                    f"{'ratio after':>13}{'after vs before':>17}"]
+    for r in rows:
+        m = r["median_s"]
+        lines.append(f"{r['name']:<22}{m['hand']:>8.3f}{m['before']:>10.3f}{m['after']:>9.3f}"
+                     f"{r['ratio_before']:>14.3f}{r['ratio_after']:>13.3f}{r['after_vs_before']:>17.3f}")
+    return lines
+
+
 def table(results) -> str:
     lines = []
     if results.get("native"):
-        lines += ["native (jms_filter vs the hand-written filter; hand/jms, target >= 0.97)",
-                  f"{'selector':<22}{'hand s':>8}{'before s':>10}{'after s':>9}{'ratio before':>14}{'ratio after':>13}{'after vs before':>17}"]
-        for r in results["native"]:
-            m = r["median_s"]
-            lines.append(f"{r['name']:<22}{m['hand']:>8.3f}{m['before']:>10.3f}{m['after']:>9.3f}"
-                         f"{r['ratio_before']:>14.3f}{r['ratio_after']:>13.3f}{r['after_vs_before']:>17.3f}")
+        lines += _timing_rows("native (jms_filter vs the hand-written filter; hand/jms, target >= 0.97)",
+                              results["native"])
     if results.get("udf"):
-        lines += ["", "fallback UDF vs hand-written arrow_udf (hand/fallback, target >= 0.9)",
-                  f"{'selector':<22}{'hand s':>8}{'before s':>10}{'after s':>9}{'ratio before':>14}{'ratio after':>13}{'after vs before':>17}"]
-        for r in results["udf"]:
-            m = r["median_s"]
-            lines.append(f"{r['name']:<22}{m['hand']:>8.3f}{m['before']:>10.3f}{m['after']:>9.3f}"
-                         f"{r['ratio_before']:>14.3f}{r['ratio_after']:>13.3f}{r['after_vs_before']:>17.3f}")
+        lines += ["", *_timing_rows("fallback UDF vs hand-written arrow_udf (hand/fallback, target >= 0.9)",
+                                    results["udf"])]
     if results.get("compile"):
         lines += ["", "parse + bind + lower + translate (median us per selector)",
                   f"{'selector':<22}{'before us':>11}{'after us':>10}{'after/before':>14}"]
