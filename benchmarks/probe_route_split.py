@@ -1,54 +1,110 @@
-"""Probe (issue #12, not part of ``make bench``): would `route` gain from splitting a partly-native
-fallback subscription the way `jms_filter` does?
+"""Probe (issue #16, not part of ``make bench``): route's fallback (Arrow UDF) subscriptions, the
+plan before and after the per-subscription split.
 
-One fallback subscription over N cached messages (default 2M), ``local[2]``, median of 5 of
-``sum(size(matches))``: (a) today, the whole selector in the Arrow UDF behind the access-predicate
-gate (`route_plan.tag_matches`); (b) the whole selector, gated by its native conjuncts; (c) the
-hybrid: gated by its native conjuncts, the UDF evaluating only the rest. All three must find the
-same matches. ``python benchmarks/probe_route_split.py [N]``; results in `hybrid`'s docstring.
+Before (main up to issue #16): every fallback selector evaluated *whole* by the UDF, on the
+messages that pass the OR of the subscriptions' access predicates (``JMSType = 'car'`` / ``IN``;
+no gate at all when one subscription has none). After (`route_plan.tag_matches` →
+`route_fallback`): each subscription's native conjuncts are its own gate, computed by Spark, and
+the UDF evaluates only the rest, only where that gate is TRUE. The "before" plan is rebuilt here
+from the same pieces (`access_candidates`, `routing_udf` with one shared gate): the same work as
+main's code did.
+
+N cached messages (default 2M), ``local[2]``, the fallback column only (``sum(size(matches))``),
+``--reps`` ABAB-interleaved rounds, medians; both plans must find the same matches (asserted,
+per row by a checksum). ``python benchmarks/probe_route_split.py [--rows N] [--reps R]``.
 """
-import statistics, sys, time
+import argparse
+import os
+import statistics
+import time
+from functools import reduce
+
 from pyspark.sql import SparkSession, functions as F
+
 import jms_selector_spark as jss
 from jms_selector_spark.backends.udf import routing_udf, source_args
-from jms_selector_spark.spark.route_plan import tag_matches
+from jms_selector_spark.binder import Binding
+from jms_selector_spark.spark.route_fallback import fallback_matches, split_fallback
+from jms_selector_spark.spark.route_plan import access_candidates
 from jms_selector_spark.spark.subscriptions import Subscription
 
-spark = (SparkSession.builder.master("local[2]").config("spark.ui.enabled", "false")
-         .config("spark.sql.shuffle.partitions", "2").getOrCreate())
-spark.sparkContext.setLogLevel("ERROR")
-N = int(sys.argv[1]) if len(sys.argv) > 1 else 2_000_000
-df = (spark.range(N).select(
-    F.element_at(F.array(*[F.lit(x) for x in ("car", "bus", "bike", "truck", "van")]), (F.col("id") % 5 + 1).cast("int")).alias("JMSType"),
-    ((F.col("id") * 7919) % 10000).alias("weight"),
-    F.concat_ws(",", F.lit("a"), F.when(F.col("id") % 3 == 0, "b").otherwise("c"), F.lit("d")).alias("s"))
-    .cache())
-df.count()
 AMQ = jss.ACTIVEMQ
+TYPES = ("car", "bus", "bike", "truck", "van")
+#: label -> fallback subscriptions (selectors)
 CASES = {
-    "no access predicate": ("weight > 9900 AND INLIST(SPLIT(s, ','), 'b')", "weight > 9900", "INLIST(SPLIT(s, ','), 'b')"),
-    "access predicate": ("JMSType = 'car' AND weight > 9900 AND INLIST(SPLIT(s, ','), 'b')",
-                         "JMSType = 'car' AND weight > 9900", "INLIST(SPLIT(s, ','), 'b')"),
+    "1 sub, no access predicate": ["weight > 9900 AND INLIST(SPLIT(s, ','), 'b')"],
+    "1 sub, access predicate": ["JMSType = 'car' AND weight > 9900 AND INLIST(SPLIT(s, ','), 'b')"],
+    "10 subs, access predicates": [f"JMSType = '{TYPES[i % 5]}' AND weight > {9000 + 90 * i} AND "
+                                   f"INLIST(SPLIT(s, ','), '{'bc'[i % 2]}')" for i in range(10)],
+    "10 subs, 2 without access predicate": [f"JMSType = '{TYPES[i % 5]}' AND weight > {9000 + 90 * i} AND "
+                                            f"INLIST(SPLIT(s, ','), '{'bc'[i % 2]}')" for i in range(8)]
+                                           + ["weight BETWEEN 100 AND 300 AND INLIST(SPLIT(s, ','), 'b')",
+                                              "weight < 50 AND SPLIT(s, ',') IS NOT NULL"],
 }
 
 
-def timed(col, frame=None):
-    out = []
-    frame = df if frame is None else frame
-    for _ in range(5):
-        t = time.perf_counter()
-        got = frame.select(F.sum(F.size(col)).alias("n")).first().n
-        out.append(time.perf_counter() - t)
-    return statistics.median(out), got
+def before(df, subs):
+    """Main's plan: whole selectors, gated by the OR of one access predicate each (or none)."""
+    gate = None
+    parts = []
+    for s in subs:
+        cands = access_candidates(s.selector, df.schema, AMQ, Binding())
+        if not cands:
+            parts = None
+            break
+        best = min(cands, key=lambda p: len(p.values))
+        parts.append(F.expr(best.value_sql).isin(*best.values))
+    if parts:
+        gate = F.coalesce(reduce(lambda a, b: a | b, parts), F.lit(False))
+    udf, cols = routing_udf([(s.name, s.selector) for s in subs], AMQ, df.schema,
+                            gates=[0 if gate is not None else None] * len(subs))
+    args = source_args(cols)
+    if gate is None:
+        return udf(*args)
+    return udf(gate, *[F.when(gate, a) for a in args])
 
 
-for name, (whole, native, rest) in CASES.items():
-    tagged = tag_matches(df, [], [Subscription("f", whole)], dialect=AMQ)
-    t_a, n_a = timed(F.col("__jms_matches"), tagged)
-    gate = F.coalesce(F.expr(jss.selector_to_sql(native, df.schema, dialect=AMQ)), F.lit(False))
-    udf, cols = routing_udf([("f", whole)], AMQ, df.schema, gated=True)
-    t_b, n_b = timed(udf(gate, *[F.when(gate, a) for a in source_args(cols)]))
-    udf, cols = routing_udf([("f", rest)], AMQ, df.schema, gated=True)
-    t_c, n_c = timed(udf(gate, *[F.when(gate, a) for a in source_args(cols)]))
-    assert n_a == n_b == n_c, (n_a, n_b, n_c)
-    print(f"| {name} | {n_a:,} | {t_a:.2f} | {t_b:.2f} | {t_c:.2f} |", flush=True)
+def after(df, subs):
+    return fallback_matches(split_fallback(subs, df.schema, AMQ), df.schema, AMQ)
+
+
+def run(df, col):
+    t = time.perf_counter()
+    r = df.select(F.sum(F.size(col)).alias("n"), F.sum(F.xxhash64(F.col("id"), F.sort_array(col)).cast("decimal(38,0)")).alias("h")).first()
+    return time.perf_counter() - t, (r.n, r.h)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--rows", type=int, default=2_000_000)
+    ap.add_argument("--reps", type=int, default=4)
+    args = ap.parse_args()
+    spark = (SparkSession.builder.master("local[2]").config("spark.ui.enabled", "false")
+             .config("spark.sql.shuffle.partitions", "2").config("spark.ui.showConsoleProgress", "false").getOrCreate())
+    spark.sparkContext.setLogLevel("ERROR")
+    df = (spark.range(args.rows).select(
+        "id",
+        F.element_at(F.array(*[F.lit(x) for x in TYPES]), (F.col("id") % 5 + 1).cast("int")).alias("JMSType"),
+        ((F.col("id") * 7919) % 10000).alias("weight"),
+        F.concat_ws(",", F.lit("a"), F.when(F.col("id") % 3 == 0, "b").otherwise("c"), F.lit("d")).alias("s"))
+        .cache())
+    df.count()
+    print(f"{args.rows:,} messages, {args.reps} ABAB rounds, medians (s); load at start: {os.getloadavg()}", flush=True)
+    print("| fallback subscriptions | matches | before s | after s | after / before |")
+    print("|---|---:|---:|---:|---:|")
+    for label, sels in CASES.items():
+        subs = [Subscription(f"f{i}", sel) for i, sel in enumerate(sels)]
+        cols = {"before": before(df, subs), "after": after(df, subs)}
+        times = {"before": [], "after": []}
+        results = {k: run(df, c)[1] for k, c in cols.items()}  # warm-up, and the check
+        assert results["before"] == results["after"], (label, results)
+        for r in range(args.reps):
+            for k in (("before", "after") if r % 2 == 0 else ("after", "before")):
+                times[k].append(run(df, cols[k])[0])
+        b, a = statistics.median(times["before"]), statistics.median(times["after"])
+        print(f"| {label} | {results['after'][0]:,} | {b:.2f} | {a:.2f} | {a / b:.2f} |", flush=True)
+    print(f"load at end: {os.getloadavg()}")
+
+
+if __name__ == "__main__":
+    main()

@@ -20,7 +20,7 @@ import pyarrow.compute as pc
 from ..semantics.types import JmsType
 from .arrow_javanum import java_value_of_arrow
 
-__all__ = ["ARROW_TYPES", "extract_columns", "slice_rows"]
+__all__ = ["ARROW_TYPES", "extract_columns", "slice_rows", "take_rows"]
 
 
 def _child(arr: pa.Array, name: str) -> pa.Array:
@@ -154,4 +154,16 @@ def slice_rows(columns: dict, start: int, length: int) -> dict:
             out[name] = (col[0], col[1].slice(start, length))
         else:
             out[name] = {t: arr.slice(start, length) for t, arr in col.items()}
+    return out
+
+
+def take_rows(columns: dict, indices: pa.Array) -> dict:
+    """``columns`` (as `extract_columns` returns them) restricted to the rows ``indices`` (an
+    int64 array, in the order given): one ``take`` per column."""
+    out = {}
+    for name, col in columns.items():
+        if isinstance(col, tuple):
+            out[name] = (col[0], col[1].take(indices))
+        else:
+            out[name] = {t: arr.take(indices) for t, arr in col.items()}
     return out

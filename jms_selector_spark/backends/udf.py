@@ -19,6 +19,7 @@ selector" (JMS: a consumer created with a null selector receives every message).
 from __future__ import annotations
 
 import functools
+from typing import Sequence
 
 import numpy as np
 import pyarrow as pa
@@ -29,7 +30,7 @@ from ..frontend.errors import SelectorError
 from ..frontend.selector import Selector, parse
 from ..semantics.dialects import JMS, Dialect
 from ..semantics.schema import to_schema
-from .arrow_columns import extract_columns, slice_rows
+from .arrow_columns import extract_columns, slice_rows, take_rows
 from .sql_render import sql_identifier
 
 __all__ = ["match_batch", "error_batch", "match_udf", "selector_error_udf", "selector_udf", "routing_udf",
@@ -282,38 +283,60 @@ def selector_udf(selector: Selector, schema, binding: "Binding | None" = None):
 
 
 def routing_udf(named_selectors, dialect: Dialect, schema, binding: "Binding | None" = None, *,
-                gated: bool = False):
+                gates: "Sequence | None" = None):
     """One Arrow UDF evaluating several (valid) selectors over the same rows: ``(udf, columns)``.
 
-    Call ``udf(*source_args(columns))``; per row it returns the names of the selectors that
-    are TRUE, in the given order. Only the columns the selectors read cross to Python, once.
-    ``gated``: call ``udf(gate, *args)``; rows whose boolean ``gate`` is not TRUE are not
-    evaluated (no selector can match them: the caller knows) and get no names.
+    ``named_selectors``: ``[(name, selector text or Selector)]``. Call
+    ``udf(*source_args(columns))``; per row it returns the names of the selectors that are TRUE,
+    in the given order. Only the columns the selectors read cross to Python, once.
+
+    ``gates``: per selector, the position of its gate among ``g`` leading boolean arguments, or
+    None (no gate); call ``udf(gate_0, …, gate_g-1, *args)``. A selector is evaluated only on
+    the rows where its gate is TRUE (elsewhere it cannot match: the caller knows, e.g. the native
+    conjuncts route split off, `hybrid.split_conjuncts`) and gets no name on the others. The
+    rows no selector needs are dropped before any column is read (the caller may send them as
+    NULLs); each selector reads its own gated rows of the columns extracted once for the batch.
     """
     from pyspark.sql.functions import arrow_udf
 
     b = binding or Binding()
-    bounds = [(name, _Compiled(bind(parse(text, dialect=dialect), schema, b))) for name, text in named_selectors]
+    bounds = [(name, _Compiled(bind(sel if isinstance(sel, Selector) else parse(sel, dialect=dialect), schema, b)))
+              for name, sel in named_selectors]
     columns = list(dict.fromkeys(c for _, compiled in bounds for c in compiled.bound.source_columns()))
     names = pa.array([name for name, _ in bounds], pa.string())
+    gate_of = list(gates) if gates is not None else [None] * len(bounds)
+    if len(gate_of) != len(bounds):
+        raise ValueError(f"{len(gate_of)} gates for {len(bounds)} selectors")
+    n_gates = max((g + 1 for g in gate_of if g is not None), default=0)
+    all_gated = bool(bounds) and all(g is not None for g in gate_of)
 
     @arrow_udf("array<string>")
     def jms_route(*arrays: pa.Array) -> pa.Array:
-        keep = None
-        if gated:
-            gate, arrays = _as_array(arrays[0]), arrays[1:]
-            keep = np.flatnonzero(pc.fill_null(gate, False).to_numpy(zero_copy_only=False))
-        message = _message(arrays, columns)
+        masks = [pc.fill_null(_as_array(g), False).to_numpy(zero_copy_only=False) for g in arrays[:n_gates]]
+        message = _message(arrays[n_gates:], columns)
         n = len(message)
-        if keep is not None:
+        keep = None
+        if all_gated:  # rows no selector's gate lets through are not read at all
+            keep = np.flatnonzero(np.logical_or.reduce(masks)) if masks else np.zeros(0, np.int64)
             message = message.take(pa.array(keep, pa.int64()))
-        hits = np.zeros((len(bounds), len(message)), dtype=bool)
+            masks = [m[keep] for m in masks]
+        m = len(message)
+        rows_of = [np.flatnonzero(mask) for mask in masks]
+        hits = np.zeros((len(bounds), m), dtype=bool)
         cache: dict = {}
         for k, (_, compiled) in enumerate(bounds):
+            g = gate_of[k]
+            idx = None if g is None or len(rows_of[g]) == m else rows_of[g]
+            if idx is not None and not len(idx):
+                continue
             if compiled.root is None:
-                hits[k] = True
-            else:
-                hits[k] = _evaluate(compiled, message, cache).fill_null(False).to_numpy(zero_copy_only=False)
+                hits[k, slice(None) if idx is None else idx] = True
+                continue
+            cols = extract_columns(compiled.bound, message, cache)
+            if idx is not None:
+                cols = take_rows(cols, pa.array(idx, pa.int64()))
+            got = compiled.evaluate(cols, m if idx is None else len(idx))
+            hits[k, slice(None) if idx is None else idx] = got.fill_null(False).to_numpy(zero_copy_only=False)
         rows, ks = np.nonzero(hits.T)
         if keep is not None:
             rows = keep[rows]  # back to the batch's row numbers (ascending, as nonzero gives them)

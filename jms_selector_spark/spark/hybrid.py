@@ -24,29 +24,17 @@ in the fallback: `decide` is the one place that turns "the SQL back end has no e
 it decides for the selector as a whole, which is what `plan_subscriptions` does for `route`,
 `route_report`, `explain_routing` and `migration_report`.
 
-Why route does not split a subscription (yet): its fallback subscriptions are evaluated by ONE
-Arrow UDF for all of them, in the same scan as the native CASEs, and only on the messages that
-pass the OR of their access predicates (`route_plan.tag_matches`); the UDF evaluates each whole
-selector, its native-able conjuncts as vectorized Arrow kernels. Measured
-(``benchmarks/probe_route_split.py``: one fallback subscription, 2M messages, ``local[2]`` on a
-shared 2-core machine, seconds, two runs):
-
-====================================================  =========  =========  ===========
-fallback subscription                                  today      gated      gated+split
-====================================================  =========  =========  ===========
-``weight > 9900 AND INLIST(SPLIT(s, ','), 'b')``       6.4, 6.0   4.3, 4.2   4.3, 3.7
-``JMSType = 'car' AND weight > 9900 AND INLIST(...)``  3.7, 5.9   3.5, 4.4   2.8, 3.2
-====================================================  =========  =========  ===========
-
-"gated": the UDF gate is the subscription's native conjuncts (not only an access predicate);
-"gated+split": that, and the UDF evaluates only the non-native rest (fewer columns cross to
-Python). So splitting would pay, by 25-46 % of the fallback's time here, and keep both the one
-scan (still one projection, one UDF) and the gate (a stronger one). It needs one gate per fallback
-subscription passed to `backends.udf.routing_udf` and a plan shape that carries them
-(`route_plan`, being reworked in parallel): left for that work. Until then the planner decides
-per whole subscription (``plan_filter(split=False)`` through `plan_subscriptions`), and
-`explain_routing` names, per fallback subscription, the pieces `plan_filter` finds without a
-native form: the same decision `explain_filter` shows.
+How route splits a fallback subscription (`split_conjuncts`): its fallback subscriptions are
+evaluated by ONE Arrow UDF for all of them, in the same scan as the native CASEs. Each one's
+top-level AND is split: the conjuncts `decide` finds native become its *gate* (Spark SQL, one
+boolean column per distinct gate), the others its *residual*, and the UDF evaluates the residual
+only on the rows where the subscription's gate is TRUE. Exact in every dialect: route only asks
+whether a selector is TRUE, and a top-level AND is TRUE exactly when every conjunct is, for
+Kleene AND and for `lowering.Logic.LEFT_FIRST`'s alike (its AND is the first operand that is not
+TRUE, else TRUE; no back end raises at run time, so evaluating fewer conjuncts on fewer rows
+changes no TRUE). Unlike `plan_filter`, it splits the top level only, where only TRUE matters:
+under NOT/OR a piece's UNKNOWN vs FALSE would matter, so nothing below the top is split here.
+Measured by ``benchmarks/probe_route_split.py`` (README, issue #16).
 """
 from __future__ import annotations
 
@@ -60,7 +48,7 @@ from ..frontend.printer import to_text
 from ..frontend.selector import Selector, parse
 
 __all__ = ["Plan", "decide", "plan_filter", "plan_subscriptions", "plan_sql", "describe", "filter_column",
-           "sub_selector"]
+           "sub_selector", "split_conjuncts"]
 
 
 @dataclass(frozen=True)
@@ -180,6 +168,36 @@ def plan_subscriptions(subs, schema, dialect, binding: "Binding | None" = None):
         else:
             fallback.append(s)
     return native, fallback, errors
+
+
+def _top_conjuncts(node) -> list:
+    if isinstance(node, n.And):
+        return [c for op in node.operands for c in _top_conjuncts(op)]
+    return [node]
+
+
+def split_conjuncts(selector: Selector, schema, binding: "Binding | None" = None) -> "tuple[list, Selector | None]":
+    """``(gate, residual)`` of a selector that is not native as a whole (route's fallback
+    subscriptions, see the module docstring): ``gate`` the `Plan` (native, with its SQL) of each
+    top-level conjunct `decide` finds native, ``residual`` the AND of the others as a
+    sub-selector (None: the selector has nothing to split off). The selector is TRUE exactly when
+    every gate piece and the residual are TRUE. When no conjunct is native, or every one is (the
+    whole is not: too deep for Spark's parser as one), the gate is empty and the residual is the
+    whole selector."""
+    binding = binding or Binding()
+    if selector.root is None:
+        return [], None
+    conjuncts = _top_conjuncts(selector.root)
+    if len(conjuncts) < 2:
+        return [], selector
+    gate, rest = [], []
+    for c in conjuncts:
+        plan = decide(bind(sub_selector(selector, c), schema, binding))
+        (gate if plan.is_native else rest).append(plan if plan.is_native else c)
+    if not gate or not rest:
+        return [], selector
+    residual = rest[0] if len(rest) == 1 else n.And(tuple(rest), span=selector.root.span)
+    return gate, sub_selector(selector, residual)
 
 
 def plan_sql(plan: Plan, fallback_sql) -> str:

@@ -36,9 +36,9 @@ whole-stage codegen; Spark then compiles it as an ordinary projection whose CASE
 split into small methods — what ``spark.sql.codegen.hugeMethodLimit=8000`` does, without
 changing the session's configuration.
 
-**Fallback subscriptions** (Arrow UDF): `tag_matches` has Python evaluate only the messages that
-pass the OR of their access predicates (when each has one); the others cross as NULLs, in the
-same scan.
+**Fallback subscriptions** (Arrow UDF, `route_fallback`): `tag_matches` has Python evaluate each
+one's non-native conjuncts only on the messages that pass its native ones (its gate); messages
+no gate passes cross as NULLs, in the same scan.
 
 `explain_routing` shows the plan (groups, access names, estimated subscriptions evaluated per
 message).
@@ -121,8 +121,6 @@ class RoutingPlan:
     fallback: tuple  # subscription names evaluated by the Arrow UDF
     fragments: dict = field(repr=False)  # name -> native SQL fragment
     guard_column: "str | None" = None  # top-level column the codegen guard reads (None: no guard)
-    fallback_gate: "tuple | None" = None  # ((value SQL, values), ...): a message can match a fallback
-    # subscription only if one of these values is one of its literals (`gate_sql`); None: no gate
     index_dropped: "int | None" = None  # CASEs of the indexed plan, when it was too large and dropped
 
     @property
@@ -226,30 +224,7 @@ def plan_routing(native, fallback, schema, dialect, binding: "Binding | None" = 
             root = indexed
     dropped = indexed.case_count if index and root is not indexed else None
     guard = _guard_column(schema) if jit_cases < root.case_count <= guard_max else None
-    gate = _fallback_gate(fallback, schema, dialect, binding) if index and fallback else None
-    return RoutingPlan(root, tuple(s.name for s in fallback), fragments, guard, gate, dropped)
-
-
-def _fallback_gate(fallback, schema, dialect, binding) -> "tuple | None":
-    """The messages that can match some fallback subscription: the OR of each one's access
-    predicate (the one naming the fewest literals); None if one of them has none."""
-    merged: dict = {}
-    for s in fallback:
-        cands = access_candidates(s.selector or "", schema, dialect, binding)
-        if not cands:
-            return None
-        best = min(cands, key=lambda p: len(p.values))
-        merged.setdefault(best.value_sql, {}).update(dict.fromkeys(best.values))
-    return tuple((sql, tuple(vals)) for sql, vals in merged.items())
-
-
-def gate_sql(plan: RoutingPlan) -> "str | None":
-    """The SQL of ``plan.fallback_gate`` (TRUE: the message goes to the fallback UDF)."""
-    from ..backends.sql_render import sql_string
-
-    if plan.fallback_gate is None:
-        return None
-    return " OR ".join(f"{sql} IN ({', '.join(sql_string(v) for v in vals)})" for sql, vals in plan.fallback_gate)
+    return RoutingPlan(root, tuple(s.name for s in fallback), fragments, guard, dropped)
 
 
 def _index(names, cands, used: frozenset, depth: int) -> Node:
@@ -372,13 +347,12 @@ def tag_matches(messages, native, fallback, *, dialect, binding: "dict | None" =
                 column: str = "__jms_matches", templates: bool = True):
     """``messages`` plus ``column``: what `matching_names` computes, except that the subscriptions
     sharing a template on an access value are matched through a broadcast join with their index
-    (`route_templates`; ``templates=False``: not), and the fallback (Arrow UDF) subscriptions
-    evaluate only the messages that pass one of their native access predicates
-    (`RoutingPlan.fallback_gate`): the others cross to Python as NULLs (a few bytes) and are not
-    evaluated. One scan of the messages."""
+    (`route_templates`; ``templates=False``: not), and each fallback (Arrow UDF) subscription
+    evaluates its non-native conjuncts only on the messages that pass its native ones
+    (`route_fallback`). One scan of the messages."""
     from pyspark.sql import functions as F
 
-    from ..backends.udf import routing_udf, source_args
+    from .route_fallback import fallback_matches, split_fallback
 
     b = Binding.of(**(binding or {}))
     schema, drop = messages.schema, []
@@ -393,15 +367,9 @@ def tag_matches(messages, native, fallback, *, dialect, binding: "dict | None" =
     matches = F.expr(sql) if sql is not None else F.array().cast("array<string>")
     if tp is not None:
         matches = F.concat(matches, *[F.expr(p) for p in parts])
-    if not fallback:
-        return messages.withColumn(column, F.sort_array(matches)).drop(*drop)
-    gated = plan.fallback_gate is not None
-    udf, cols = routing_udf([(s.name, s.selector) for s in fallback], dialect, schema, b, gated=gated)
-    args = source_args(cols)
-    if gated:  # one scan: a row outside the gate crosses with NULLs only and is not evaluated
-        gate = F.coalesce(F.expr(gate_sql(plan)), F.lit(False))
-        args = [gate] + [F.when(gate, a) for a in args]
-    return messages.withColumn(column, F.sort_array(F.concat(matches, udf(*args)))).drop(*drop)
+    if fallback:
+        matches = F.concat(matches, fallback_matches(split_fallback(fallback, schema, dialect, b), schema, dialect, b))
+    return messages.withColumn(column, F.sort_array(matches)).drop(*drop)
 
 
 def _templates(native, schema, dialect, binding):
@@ -418,8 +386,8 @@ def explain_routing(schema, subscriptions, *, dialect="jms", index: bool = True,
     """The routing plan of ``subscriptions`` over a table of ``schema`` (a DataFrame's ``schema``,
     or the DataFrame), as text: groups, access names, subscriptions evaluated per message."""
     from ..semantics.dialects import get_dialect
-    from .hybrid import plan_filter, plan_subscriptions
-    from ..frontend.printer import to_text
+    from .hybrid import plan_subscriptions
+    from .route_fallback import format_fallback, split_fallback
     from .subscriptions import normalize_subscriptions
 
     schema = getattr(schema, "schema", schema)
@@ -429,11 +397,8 @@ def explain_routing(schema, subscriptions, *, dialect="jms", index: bool = True,
     tp = _templates(native, schema, d, b) if index else None
     plan = plan_routing(list(tp.rest) if tp else native, fallback, schema, d, b, index=index)
     text = format_plan(plan, invalid=[s.name for s, _ in errors], templates=tp)
-    for s in fallback:  # the planner's decision, as explain_filter shows it: the pieces with no native form
-        pieces = [leaf.node for leaf in plan_filter(parse(s.selector or "", dialect=d), schema, b).leaves()
-                  if leaf.kind == "fallback"]
-        text += f"\n  fallback {s.name}: no native form for " + "; ".join(to_text(p, d) for p in pieces)
-    return text
+    # the planner's split of each fallback subscription: its native gate, what the UDF evaluates
+    return "\n".join([text] + format_fallback(split_fallback(fallback, schema, d, b)))
 
 
 def format_plan(plan: RoutingPlan, *, invalid: Iterable = (), max_values: int = 8, templates=None) -> str:
@@ -467,10 +432,6 @@ def format_plan(plan: RoutingPlan, *, invalid: Iterable = (), max_values: int = 
     lines.append(f"  {'other ' if templates else ''}native subscriptions evaluated per message: ~{plan.estimated_evaluated()} of {native} "
                  f"(estimate: values named by the subscriptions equally frequent)"
                  + (f"; + {len(plan.fallback)} in the UDF" if plan.fallback else ""))
-    if plan.fallback:
-        lines.append("  fallback (Arrow UDF) evaluates only messages with " + " OR ".join(
-            f"{sql} IN ({', '.join(map(repr, vals))})" for sql, vals in plan.fallback_gate) if plan.fallback_gate else
-                     "  fallback (Arrow UDF) evaluates every message (a fallback subscription has no access predicate)")
     if plan.index_dropped is not None:
         lines.append(f"  the indexed plan would need {plan.index_dropped} CASE expressions (> {GUARD_MAX_CASES}): "
                      "one flat CASE per subscription instead (measured faster once Spark splits the code)")

@@ -38,7 +38,8 @@ def test_filter_and_route_name_the_same_fallback_decision():
     routed = explain_routing(SCHEMA, {"split": sel, "plain": "JMSType = 'bus'"}, dialect="activemq")
     assert _fallback_pieces(filtered) == ["SPLIT(s, ',') IS NOT NULL"]
     assert "1 native subscriptions" in routed and "1 fallback (Arrow UDF)" in routed
-    assert "  fallback split: no native form for SPLIT(s, ',') IS NOT NULL" in routed.splitlines()
+    assert ("  fallback split: no native form for SPLIT(s, ',') IS NOT NULL (the UDF evaluates it where its native "
+            "gate JMSType = 'car' AND weight > 5 is TRUE)") in routed.splitlines()
     # a native selector gets no such line in either
     assert _fallback_pieces(jss.explain_filter("JMSType = 'bus'", SCHEMA)) == []
     assert "fallback plain" not in routed
@@ -180,3 +181,21 @@ def test_a_spark_schema_changed_in_place_is_read_again():
     schema.add("b", st.StringType())  # pyspark's StructType.add mutates the schema
     assert [f.name for f in to_schema(schema).fields] == ["a", "b"]
     assert bind(jss.parse("b = 'x'"), schema, Binding()).refs["b"].type is JmsType.STRING
+
+
+@pytest.mark.parametrize("dialect", ["activemq", "wso2"])  # wso2: AND is LEFT_FIRST, TRUE exactly when Kleene's is
+def test_route_splits_a_fallback_selector_at_its_top_level_and(dialect):
+    from jms_selector_spark.frontend.selector import parse
+    from jms_selector_spark.spark.hybrid import split_conjuncts
+
+    def split(text):
+        gate, residual = split_conjuncts(parse(text, dialect=dialect), SCHEMA, Binding())
+        return [p.sql is not None and p.is_native for p in gate], residual.text if residual is not None else None
+
+    assert split("JMSType = 'car' AND s + ratio = 'x1.0' AND (weight > 5 AND ratio < 2)") == (
+        [True, True, True], "s + ratio = 'x1.0'")  # nested AND flattened: three native conjuncts
+    assert split("s + ratio = 'x1.0' AND (weight > 5 OR s + ratio = 'y')") == (
+        [], "s + ratio = 'x1.0' AND (weight > 5 OR s + ratio = 'y')")  # nothing native at the top: no gate
+    assert split("NOT (JMSType = 'car' AND s + ratio = 'x1.0')") == ([], "NOT (JMSType = 'car' AND s + ratio = 'x1.0')")
+    assert split("s + ratio = 'x' AND weight > 1 AND s + ratio = 'y'") == ([True], "s + ratio = 'x' AND s + ratio = 'y'")
+    assert split_conjuncts(parse("", dialect=dialect), SCHEMA) == ([], None)
