@@ -38,17 +38,18 @@ Measured by ``benchmarks/probe_route_split.py`` (README, issue #16).
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from ..frontend import nodes as n
-from ..binder import Binding, bind, check_options, warn_unknown_properties
+from ..binder import Binding, bind, check_options, to_schema, warn_unknown_properties
 from ..frontend.errors import SelectorError, UnsupportedSelectorError
 from ..semantics.lowering import Logic, rules_for
 from ..frontend.printer import to_text
 from ..frontend.selector import Selector, parse
 
 __all__ = ["Plan", "decide", "plan_filter", "plan_subscriptions", "plan_sql", "describe", "filter_column",
-           "sub_selector", "split_conjuncts"]
+           "sub_selector", "split_conjuncts", "planned_selector"]
 
 
 @dataclass(frozen=True)
@@ -150,24 +151,40 @@ def plan_subscriptions(subs, schema, dialect, binding: "Binding | None" = None):
     subscription's selector (parsed with ``dialect``, a `Dialect`) planned whole
     (``plan_filter(split=False)``), as `route` runs it; a selector that is invalid or does not
     bind to ``schema`` is an error (text ``"<error class>: <message>"``), not routed. Logs the
-    properties the table cannot hold, as `jms_filter` does."""
+    properties the table cannot hold, as `jms_filter` does. Each distinct selector text is
+    parsed, bound and translated once (`planned_selector`)."""
     binding = binding or Binding()
     native, fallback, errors = [], [], []
+    schema = to_schema(schema)
     for i, s in enumerate(subs):
         if i == 0:
             check_options(schema, binding)
-        try:
-            bound = bind(parse(s.selector or "", dialect=dialect), schema, binding)
-            warn_unknown_properties(bound)
-            plan = decide(bound)
-        except SelectorError as exc:
-            errors.append((s, f"{type(exc).__name__}: {exc}"))
+        got = planned_selector(s.selector or "", dialect, schema, binding)
+        if isinstance(got, SelectorError):
+            errors.append((s, f"{type(got).__name__}: {got}"))
             continue
+        bound, plan = got
+        warn_unknown_properties(bound)
         if plan.is_native:
             native.append((s, plan.sql))
         else:
             fallback.append(s)
     return native, fallback, errors
+
+
+@functools.lru_cache(maxsize=16384)
+def planned_selector(text: str, dialect, schema, binding: Binding):
+    """``(bound selector, Plan)`` of one selector text planned whole (`decide`), or the
+    `SelectorError` parsing or binding it raises. ``schema``: a `semantics.schema.Schema`
+    (`to_schema`; hashable). Routing plans thousands of subscriptions, several times per `route`
+    (`plan_subscriptions`, then the access predicates of `route_plan` / `route_templates`), and
+    `route_report` / `explain_routing` plan them again; estates repeat selectors (half of
+    `bench_route`'s 10,000 generated ones are duplicates). Bounded: 16,384 entries (~4 KB each)."""
+    try:
+        bound = bind(parse(text, dialect=dialect), schema, binding)
+        return bound, decide(bound)
+    except SelectorError as exc:
+        return exc
 
 
 def _top_conjuncts(node) -> list:

@@ -45,12 +45,12 @@ message).
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Iterable
 
 from ..frontend import nodes as n
-from ..binder import Binding, bind
-from ..frontend.selector import parse
+from ..binder import Binding
 from ..semantics.types import JmsType as T
 
 __all__ = ["AccessPredicate", "RoutingPlan", "plan_routing", "matching_names", "tag_matches", "explain_routing",
@@ -182,9 +182,23 @@ def _string_ref(ref) -> bool:
 
 def access_candidates(selector: str, schema, dialect, binding: Binding) -> list:
     """Every eligible conjunct of ``selector`` as an `AccessPredicate` (empty: none)."""
-    from ..backends.spark_sql import SparkSqlGenerator
+    from ..semantics.schema import to_schema
 
-    bound = bind(parse(selector or "", dialect=dialect), schema, binding)
+    return list(_access_candidates(selector or "", dialect, to_schema(schema), binding))
+
+
+@functools.lru_cache(maxsize=16384)
+def _access_candidates(selector: str, dialect, schema, binding: Binding) -> tuple:
+    """`access_candidates` (cached by selector text: each subscription's is asked for by the
+    templates and the CASE plan, and estates repeat selectors); the bound selector planning
+    already made (`hybrid.planned_selector`), not a second parse and bind."""
+    from ..backends.spark_sql import SparkSqlGenerator
+    from .hybrid import planned_selector
+
+    got = planned_selector(selector, dialect, schema, binding)
+    if isinstance(got, Exception):
+        raise got.with_traceback(None)  # the cached error, without earlier raises' frames
+    bound = got[0]
     out = []
     gen = None
     for c in _conjuncts(bound.root):
@@ -192,7 +206,7 @@ def access_candidates(selector: str, schema, dialect, binding: Binding) -> list:
         if hit:
             gen = gen or SparkSqlGenerator(bound)
             out.append(AccessPredicate(hit[0], gen.env[hit[0]].sql, hit[1]))
-    return out
+    return tuple(out)
 
 
 # -- the plan -----------------------------------------------------------------------------------

@@ -74,7 +74,8 @@ compiled), planned by `route_plan`: a predicate index groups the subscriptions b
 (``JMSType = 'car'``, ``region IN (...)``) so a message evaluates only the candidates of its value,
 and large plans are kept out of one whole-stage-codegen method too large to JIT (`route_plan`
 explains both; ``jms-selector route-plan`` prints them). The selectors that need the vectorized
-fallback are evaluated together by one Arrow UDF that returns the names of those that match.
+fallback are evaluated together by one Arrow UDF that returns the names of those that match,
+each only on the messages that pass its native conjuncts (`route_fallback`).
 Outcomes, time windows and exclusive queues are code-generated array expressions over that array
 of names.
 """

@@ -199,3 +199,25 @@ def test_route_splits_a_fallback_selector_at_its_top_level_and(dialect):
     assert split("NOT (JMSType = 'car' AND s + ratio = 'x1.0')") == ([], "NOT (JMSType = 'car' AND s + ratio = 'x1.0')")
     assert split("s + ratio = 'x' AND weight > 1 AND s + ratio = 'y'") == ([True], "s + ratio = 'x' AND s + ratio = 'y'")
     assert split_conjuncts(parse("", dialect=dialect), SCHEMA) == ([], None)
+
+
+def test_routing_plans_each_distinct_selector_once():
+    from jms_selector_spark.spark.hybrid import planned_selector
+    from jms_selector_spark.spark.route_plan import access_candidates
+
+    d = jss.ACTIVEMQ
+    text = "JMSType = 'route-once' AND weight > 41"
+    subs = normalize_subscriptions({"a": text, "b": text, "c": text, "bad": "JMSType = 'route-once' AND"})
+    before = planned_selector.cache_info()
+    native, fallback, errors = plan_subscriptions(subs, SCHEMA, d, Binding())
+    after = planned_selector.cache_info()
+    assert [s.name for s, _ in native] == ["a", "b", "c"] and [s.name for s, _ in errors] == ["bad"]
+    assert after.misses - before.misses == 2 and after.hits - before.hits == 2  # one parse + bind + translate per text
+    # the access predicates reuse that bound selector (no new planning), and are the same every time
+    assert [(p.name, p.values) for p in access_candidates(text, SCHEMA, d, Binding())] == [("JMSType", ("route-once",))]
+    assert planned_selector.cache_info().misses == after.misses
+    assert access_candidates(text, SCHEMA, d, Binding()) == access_candidates(text, SCHEMA, d, Binding())
+    with pytest.raises(jss.SelectorError):  # an invalid selector still raises, every time
+        access_candidates("JMSType = 'route-once' AND", SCHEMA, d, Binding())
+    with pytest.raises(jss.SelectorError):
+        access_candidates("JMSType = 'route-once' AND", SCHEMA, d, Binding())
