@@ -49,7 +49,8 @@ from ..frontend.printer import to_text
 from ..frontend.selector import Selector, parse
 
 __all__ = ["Plan", "decide", "plan_filter", "plan_subscriptions", "plan_sql", "describe", "filter_column",
-           "sub_selector", "split_conjuncts", "planned_selector"]
+           "sub_selector", "split_conjuncts", "bound_selector",
+           "planned_selector"]
 
 
 @dataclass(frozen=True)
@@ -173,18 +174,25 @@ def plan_subscriptions(subs, schema, dialect, binding: "Binding | None" = None):
 
 
 @functools.lru_cache(maxsize=16384)
-def planned_selector(text: str, dialect, schema, binding: Binding):
-    """``(bound selector, Plan)`` of one selector text planned whole (`decide`), or the
-    `SelectorError` parsing or binding it raises. ``schema``: a `semantics.schema.Schema`
-    (`to_schema`; hashable). Routing plans thousands of subscriptions, several times per `route`
-    (`plan_subscriptions`, then the access predicates of `route_plan` / `route_templates`), and
-    `route_report` / `explain_routing` plan them again; estates repeat selectors (half of
-    `bench_route`'s 10,000 generated ones are duplicates). Bounded: 16,384 entries (~4 KB each)."""
+def bound_selector(text: str, dialect, schema, binding: Binding):
+    """The bound selector of one selector text, or the `SelectorError` parsing or binding it
+    raises. ``schema``: a `semantics.schema.Schema` (`to_schema`; hashable). Routing binds
+    thousands of subscriptions, several times per `route` (`plan_subscriptions`, then the access
+    predicates of `route_plan` / `route_templates`), and `route_report` / `explain_routing` bind
+    them again; estates repeat selectors (half of `bench_route`'s 10,000 generated ones are
+    duplicates). Bounded: 16,384 entries (a few KB each)."""
     try:
-        bound = bind(parse(text, dialect=dialect), schema, binding)
-        return bound, decide(bound)
+        return bind(parse(text, dialect=dialect), schema, binding)
     except SelectorError as exc:
         return exc
+
+
+@functools.lru_cache(maxsize=16384)
+def planned_selector(text: str, dialect, schema, binding: Binding):
+    """``(bound selector, Plan)`` of one selector text planned whole (`decide`), or the
+    `SelectorError` of `bound_selector`: each distinct text translated once (see there)."""
+    bound = bound_selector(text, dialect, schema, binding)
+    return bound if isinstance(bound, SelectorError) else (bound, decide(bound))
 
 
 def _top_conjuncts(node) -> list:

@@ -191,14 +191,13 @@ def access_candidates(selector: str, schema, dialect, binding: Binding) -> list:
 def _access_candidates(selector: str, dialect, schema, binding: Binding) -> tuple:
     """`access_candidates` (cached by selector text: each subscription's is asked for by the
     templates and the CASE plan, and estates repeat selectors); the bound selector planning
-    already made (`hybrid.planned_selector`), not a second parse and bind."""
+    already made (`hybrid.bound_selector`), not a second parse and bind."""
     from ..backends.spark_sql import SparkSqlGenerator
-    from .hybrid import planned_selector
+    from .hybrid import bound_selector
 
-    got = planned_selector(selector, dialect, schema, binding)
-    if isinstance(got, Exception):
-        raise got.with_traceback(None)  # the cached error, without earlier raises' frames
-    bound = got[0]
+    bound = bound_selector(selector, dialect, schema, binding)
+    if isinstance(bound, Exception):
+        raise bound.with_traceback(None)  # the cached error, without earlier raises' frames
     out = []
     gen = None
     for c in _conjuncts(bound.root):

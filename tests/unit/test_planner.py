@@ -202,7 +202,7 @@ def test_route_splits_a_fallback_selector_at_its_top_level_and(dialect):
 
 
 def test_routing_plans_each_distinct_selector_once():
-    from jms_selector_spark.spark.hybrid import planned_selector
+    from jms_selector_spark.spark.hybrid import bound_selector, planned_selector
     from jms_selector_spark.spark.route_plan import access_candidates
 
     d = jss.ACTIVEMQ
@@ -216,6 +216,9 @@ def test_routing_plans_each_distinct_selector_once():
     # the access predicates reuse that bound selector (no new planning), and are the same every time
     assert [(p.name, p.values) for p in access_candidates(text, SCHEMA, d, Binding())] == [("JMSType", ("route-once",))]
     assert planned_selector.cache_info().misses == after.misses
+    bound_after = bound_selector.cache_info()
+    access_candidates("JMSType = 'route-once' AND weight > 42", SCHEMA, d, Binding())  # bound, not translated
+    assert planned_selector.cache_info().misses == after.misses and bound_selector.cache_info().misses == bound_after.misses + 1
     assert access_candidates(text, SCHEMA, d, Binding()) == access_candidates(text, SCHEMA, d, Binding())
     with pytest.raises(jss.SelectorError):  # an invalid selector still raises, every time
         access_candidates("JMSType = 'route-once' AND", SCHEMA, d, Binding())
