@@ -342,9 +342,17 @@ def rules_for(dialect: Dialect) -> Rules:
 
 # -- the lowering pass: a selector tree → the core language (`core`) ------------------------------
 
-def lower(root: "n.Node | None", rules: Rules, types=None) -> "n.Node | None":
+def lower(root: "n.Node | None", rules: Rules, types=None, constants=None) -> "n.Node | None":
     """The core tree of ``root`` for the dialect of ``rules``: every construct whose meaning the
     dialect decides replaced by the `core` node that says which meaning it has (see `core`).
+
+    Constants are folded here, once: a name of ``constants`` (``{name: (value, JmsType)}``, what
+    the binder knows every message reads: a property the table cannot hold is ``(None,
+    JmsType.NULL)``, a header the dialect fixes its value) becomes a `nodes.Literal`, and every
+    node whose operands are all literals becomes the literal of its value (``JmsType.NULL``
+    for NULL, `functions.LIST` for an ActiveMQ list), computed by the scalar rules
+    (`scalar.apply`, `functions.call_function`) the reference interpreter is made of. So no back
+    end folds or asks the interpreter: each renders a literal.
 
     Sub-trees that do not change are shared with ``root``. ``types`` (a `typed_tree.TypedTree`
     of ``root``, optional) learns the type of every new node, so a back end can ask it about the
@@ -352,27 +360,50 @@ def lower(root: "n.Node | None", rules: Rules, types=None) -> "n.Node | None":
     """
     if root is None:
         return None
-    return _Lowering(rules, types).lower(root)
+    return _Lowering(rules, types, constants).lower(root)
+
+
+_LITERAL = n.Literal
+
+
+def _fold(node, operands):
+    """The literal of ``node`` (a core node) whose operands are the literals ``operands``."""
+    from . import scalar  # scalar builds on this module's decisions (Comparator...): imported late
+    from .functions import call_function
+    from .values import TypedValue
+
+    values = [None if o.type is JmsType.NULL else TypedValue(o.type, o.value) for o in operands]
+    v = call_function(node.name, values, node.text_jdk) if type(node) is c.Call else scalar.apply(node, values)
+    return _LITERAL(None, JmsType.NULL, node.span) if v is None else _LITERAL(v.value, v.type, node.span)
 
 
 class _Lowering:
-    __slots__ = ("rules", "types", "and_", "or_", "left_first", "negations")
+    __slots__ = ("rules", "types", "and_", "or_", "left_first", "negations", "constants")
 
-    def __init__(self, rules: Rules, types):
-        self.rules, self.types = rules, types
+    def __init__(self, rules: Rules, types, constants=None):
+        self.rules, self.types, self.constants = rules, types, constants
         self.left_first = rules.and_or is Logic.LEFT_FIRST
         self.and_, self.or_ = (c.LeftFirstAnd, c.LeftFirstOr) if self.left_first else (c.KleeneAnd, c.KleeneOr)
         self.negations = tuple((t, rules.negation(t)) for t in JmsType if t.is_numeric)
 
     def lower(self, node):
         t = type(node)
-        if t is n.Literal or t is n.Identifier:
+        if t is _LITERAL:
             return node
+        if t is n.Identifier:
+            known = self.constants.get(node.name) if self.constants else None
+            if known is None:
+                return node
+            out = _LITERAL(known[0], known[1] if known[0] is not None else JmsType.NULL, node.span)
+            if self.types is not None:
+                self.types.derive(out, node)
+            return out
         low = self.lower
         if t is n.And or t is n.Or:
-            out = (self.and_ if t is n.And else self.or_)(tuple(low(o) for o in node.operands), node.span)
+            kids = tuple(low(o) for o in node.operands)
+            out = (self.and_ if t is n.And else self.or_)(kids, node.span)
         elif t is n.Between:
-            x, lo, hi = low(node.operand), low(node.low), low(node.high)
+            x, lo, hi = kids = (low(node.operand), low(node.low), low(node.high))
             how = self.rules.between(node.negated)
             cmp = self.rules.comparator
             if how is Between.NULL_IS_FALSE:
@@ -382,39 +413,49 @@ class _Lowering:
             else:
                 out = c.InsideBetween(x, lo, hi, node.negated, node.span, cmp(GE), cmp(LE), self.left_first)
         elif t is n.InList:
-            out = c.InStrings(low(node.operand), node.values, node.negated, node.span,
-                              self.rules.in_non_string(node.negated))
+            kids = (low(node.operand),)
+            out = c.InStrings(kids[0], node.values, node.negated, node.span, self.rules.in_non_string(node.negated))
         else:
-            out = self._rebuilt(node, t)
+            out, kids = self._rebuilt(node, t)
+        for k in kids:
+            if type(k) is not _LITERAL:
+                break
+        else:  # every operand is a constant: so is the node
+            out = _fold(out, kids)
         if out is not node and self.types is not None:
             self.types.derive(out, node)
         return out
 
     def _rebuilt(self, node, t):
-        """``node`` with lowered children (itself when none changed)."""
+        """``node`` with lowered children (itself when none changed), and those children."""
         low = self.lower
         if t is n.Comparison:
-            return c.Compare(node.op, low(node.left), low(node.right), node.span, self.rules.comparator(node.op))
+            kids = (low(node.left), low(node.right))
+            return c.Compare(node.op, *kids, node.span, self.rules.comparator(node.op)), kids
         if t is n.Arithmetic:
-            return c.Compute(node.op, low(node.left), low(node.right), node.span, self.rules.computation(node.op))
+            kids = (low(node.left), low(node.right))
+            return c.Compute(node.op, *kids, node.span, self.rules.computation(node.op)), kids
         if t is n.FunctionCall:
-            return c.Call(node.name, tuple(low(a) for a in node.args), node.span, self.rules.text_jdk)
+            kids = tuple(low(a) for a in node.args)
+            return c.Call(node.name, kids, node.span, self.rules.text_jdk), kids
+        if t not in _ONE_OPERAND:
+            raise TypeError(f"not a selector node: {node!r}")
+        x = low(node.operand)
         if t is n.Unary:
-            x = low(node.operand)
             if node.op is n.UnaryOp.MINUS:
-                return c.Negate(node.op, x, node.span, self.negations)
-            return c.Plus(node.op, x, node.span, self.rules.plus_keeps(JmsType.STRING))
+                return c.Negate(node.op, x, node.span, self.negations), (x,)
+            return c.Plus(node.op, x, node.span, self.rules.plus_keeps(JmsType.STRING)), (x,)
         if t is n.Like:
-            return c.LikeString(low(node.operand), node.pattern, node.escape, node.negated, node.span,
-                                self.rules.like_non_string(node.negated))
-        if t in (n.Not, n.IsNull):
-            x = low(node.operand)
-            if x is node.operand:
-                return node
-            if t is n.Not:
-                return t(x, node.span)
-            return t(x, node.negated, node.span)
-        raise TypeError(f"not a selector node: {node!r}")
+            return c.LikeString(x, node.pattern, node.escape, node.negated, node.span,
+                                self.rules.like_non_string(node.negated)), (x,)
+        if x is node.operand:  # Not, IsNull: core nodes as they are
+            return node, (x,)
+        if t is n.Not:
+            return t(x, node.span), (x,)
+        return t(x, node.negated, node.span), (x,)
+
+
+_ONE_OPERAND = frozenset((n.Unary, n.Like, n.Not, n.IsNull))
 
 
 GE, LE, LT, GT = CompareOp.GE, CompareOp.LE, CompareOp.LT, CompareOp.GT

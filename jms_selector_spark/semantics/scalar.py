@@ -300,8 +300,9 @@ def apply(node: n.Node, values: list) -> "TypedValue | None":
     """The value of the core node ``node`` given the values of its operands (`nodes.children`
     order).
 
-    The reference interpreter is this applied bottom up; the Arrow evaluator folds constant
-    nodes with it. Function calls are `functions.call_function` (which builds on this module).
+    The reference interpreter is this applied bottom up; `lowering.lower` folds constant nodes
+    with it (so no back end computes a constant). Function calls are `functions.call_function`
+    (which builds on this module).
     """
     t = type(node)
     if t is n.Not:
