@@ -406,6 +406,20 @@ def test_design_rules(text, dialect, expected):
     assert evaluate_batch(parse(text, dialect=dialect), cols, len(rows)).to_pylist() == expected
 
 
+@FULL_GRAMMAR
+def test_constant_operands_of_a_between(dialect):
+    # `lower` folds every constant node; a BETWEEN whose operand and one bound are constant still
+    # compares two constants (run by the same kernels, on one row), against the interpreter
+    xs = [None, float("nan"), -0.0, 0.0, 3.0, 7.0, 12.5]
+    rows = [row({"x": v, "s": None if v is None else str(v)}, {"x": "double", "s": "string"}) for v in xs]
+    cols = {"x": (JmsType.DOUBLE, pa.array(xs, pa.float64())),
+            "s": (JmsType.STRING, pa.array([None if v is None else str(v) for v in xs], pa.string()))}
+    texts = [f"{v} {neg}BETWEEN {lo} AND {hi}" for v in ("5", "5.0", "-0.0", "'5'") for neg in ("", "NOT ")
+             for lo, hi in (("1", "x"), ("x", "9"), ("x", "s"), ("0.0", "x"), ("5", "x"))]
+    texts += [f"x {neg}BETWEEN 1 AND 9 OR 2 > 1 + 2 * x" for neg in ("", "NOT ")]
+    check_all(parsed(texts, dialect), cols, rows)
+
+
 # -- interface ----------------------------------------------------------------------------------
 
 def test_every_node_has_a_handler():
