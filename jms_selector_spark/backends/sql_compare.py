@@ -189,7 +189,7 @@ class SqlComparisons:
         if x.type is not T.STRING:
             value = node.non_string
             return _UNKNOWN if value is None else _strict(_TRUE if value else _FALSE, x)
-        p = _bool(like_to_sql(x.op(), node.pattern, node.escape), x.nullable)
+        p = _bool(like_to_sql(x.op(), node.segments), x.nullable)
         return _not(p) if node.negated else p
 
     def visit_IsNull(self, node) -> V:

@@ -37,7 +37,9 @@ LIKE runs a pyarrow kernel chosen from the pattern: ``equal``, ``starts_with``, 
 ``match_substring``, or an anchored RE2 regex (``_`` is one code point, DOTALL). RE2 is linear in
 the value length, but for patterns with many ``_`` after a ``%`` its DFA gives up and its NFA
 costs (value length × pattern size) per value; such patterns (and long ones) match the batch's
-distinct values with `like.compile_like` (the linear segment matcher) instead.
+distinct values with `like.segments_matcher` (the linear segment matcher) instead. The pattern
+comes planned (`core.LikeString.segments`, normalised by `lowering.lower`): the evaluator only
+chooses the kernel that renders the plan.
 
 Deliberately not done
 ---------------------
@@ -283,7 +285,7 @@ class VectorizedEvaluator(NodeVisitor):
         pieces = []
         s = v.get(_T.STRING)
         if s is not None:
-            hit = _like(s, node.pattern, node.escape)
+            hit = _like(s, node.segments)
             pieces.append(_not(hit) if node.negated else hit)
         pieces.extend(self._non_string(v, node.non_string))
         return _bool_union(_coalesce(pieces))

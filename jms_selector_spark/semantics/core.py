@@ -10,7 +10,8 @@ which meaning it has, so a back end renders the node and never asks a `Dialect` 
   null rule as an explicit node), `InsideBetween` (``x >= lo AND x <= hi`` with the dialect's
   AND; negated: its Kleene NOT) or `OutsideBetween` (NOT BETWEEN as ``x < lo OR x > hi``);
 - IN: `InStrings`, which carries what it gives for a value that is not a string; LIKE:
-  `LikeString`, the same;
+  `LikeString`, the same, and its pattern planned once (`like.like_segments`: the normalised
+  ``%``-separated segments every back end renders);
 - comparisons: `Compare`, which carries its `lowering.Comparator` — for every pair of operand
   types, the order and promotion, "unlike types: FALSE", ActiveMQ's string conversion, the NULL
   rule of ``=`` and ``<>`` as ``NOT =`` — and so do the BETWEEN nodes for their two bounds;
@@ -142,9 +143,15 @@ class InStrings(n.InList):
 @dataclass(frozen=True, slots=True)
 class LikeString(n.Like):
     """``x [NOT] LIKE pattern``: UNKNOWN when x is NULL; for a string, the match (negated: its
-    negation); for any other value, ``non_string`` (True, False, or None for UNKNOWN: Qpid C++)."""
+    negation); for any other value, ``non_string`` (True, False, or None for UNKNOWN: Qpid C++).
+
+    ``segments`` is the pattern (with its escape) planned once, normalised: the ``%``-separated
+    segments of `like.like_segments`, each a tuple of ``('lit', char)`` / ``('one', None)``. Back
+    ends match or render these (`like.segments_matcher`, SQL LIKE/RLIKE text, Arrow kernels),
+    never ``pattern`` and ``escape`` (kept for messages and printing)."""
 
     non_string: "bool | None" = False
+    segments: tuple = ()
 
 
 #: The front-end node types a core tree never holds (lowering replaces each of them).

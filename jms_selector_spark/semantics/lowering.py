@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from ..frontend.nodes import ArithOp, CompareOp
 from . import core as c
 from .dialects import Dialect
+from .like import like_segments
 from ..frontend import nodes as n
 from .types import JmsType, promote
 
@@ -447,7 +448,7 @@ class _Lowering:
             return c.Plus(node.op, x, node.span, self.rules.plus_keeps(JmsType.STRING)), (x,)
         if t is n.Like:
             return c.LikeString(x, node.pattern, node.escape, node.negated, node.span,
-                                self.rules.like_non_string(node.negated)), (x,)
+                                self.rules.like_non_string(node.negated), like_segments(node.pattern, node.escape)), (x,)
         if x is node.operand:  # Not, IsNull: core nodes as they are
             return node, (x,)
         if t is n.Not:

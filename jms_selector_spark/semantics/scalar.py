@@ -12,7 +12,7 @@ from __future__ import annotations
 from ..frontend.nodes import ArithOp, CompareOp
 from . import core as c
 from . import javanum as jn
-from .like import compile_like
+from .like import segments_matcher
 from .lowering import Comparator, Computation, NumericOrder, Order
 from ..frontend import nodes as n
 from .types import JmsType
@@ -282,13 +282,14 @@ def in_strings(v, values: tuple, negated: bool, non_string: "bool | None") -> "b
     return (not t) if negated else t
 
 
-def like(v, pattern: str, escape: "str | None", negated: bool, non_string: "bool | None") -> "bool | None":
-    """`core.LikeString`: UNKNOWN for NULL, the match for a string, ``non_string`` otherwise."""
+def like(v, segments: tuple, negated: bool, non_string: "bool | None") -> "bool | None":
+    """`core.LikeString`: UNKNOWN for NULL, the match of the pattern planned as ``segments``
+    (`like.like_segments`) for a string, ``non_string`` otherwise."""
     if v is None:
         return None
     if v.type is not JmsType.STRING:
         return non_string
-    t = v.type is JmsType.STRING and compile_like(pattern, escape).matches(v.value)
+    t = segments_matcher(segments).matches(v.value)
     return (not t) if negated else t
 
 
@@ -332,7 +333,7 @@ def apply(node: n.Node, values: list) -> "TypedValue | None":
     if t is c.InStrings:
         return _bool(in_strings(values[0], tuple(lit.value for lit in node.values), node.negated, node.non_string))
     if t is c.LikeString:
-        return _bool(like(values[0], node.pattern, node.escape, node.negated, node.non_string))
+        return _bool(like(values[0], node.segments, node.negated, node.non_string))
     if t is n.IsNull:
         return _bool((values[0] is None) != node.negated)
     raise TypeError(f"no scalar rule for {t.__name__} (not a core node: lower the tree first)")

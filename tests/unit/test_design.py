@@ -306,3 +306,20 @@ def test_constants_are_folded_once_in_lowering():
     assert _calls_apply(PACKAGE / "semantics/lowering.py")  # the scan sees a call (not vacuous)
     folding = sorted(rel for rel, path in _modules() if rel in BACK_ENDS - {"semantics/scalar.py"} and _calls_apply(path))
     assert not folding, f"fold constants in lowering.lower, render the literal: {folding}"
+
+
+def _names(path: Path) -> set:
+    return {node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else a.name
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+            for a in (node.names if isinstance(node, ast.ImportFrom) else [None])
+            if isinstance(node, (ast.Name, ast.Attribute)) or (isinstance(node, ast.ImportFrom) and a is not None)}
+
+
+def test_one_like_planner():
+    # `lowering.lower` plans each LIKE pattern once (`like.like_segments` → `LikeString.segments`);
+    # back ends render the plan and never plan a pattern again
+    planners = {"like_segments", "like_tokens", "compile_like"}
+    assert "like_segments" in _names(PACKAGE / "semantics/lowering.py")  # the scan sees names
+    replanning = sorted((rel, sorted(_names(path) & planners)) for rel, path in _modules()
+                        if rel in BACK_ENDS and _names(path) & planners)
+    assert not replanning, f"render core.LikeString.segments instead: {replanning}"
