@@ -98,6 +98,9 @@ class ReferenceInterpreter(NodeVisitor):
     def visit_Compare(self, node):
         return self._bool(sem.compare(node.cmp, self.visit(node.left), self.visit(node.right)))
 
+    def visit_UnlikeTypes(self, node):
+        return self._bool(sem.unlike_types(self.visit(node.left), self.visit(node.right), node.value))
+
     def visit_Compute(self, node):
         return sem.arithmetic(node.how, self.visit(node.left), self.visit(node.right))
 

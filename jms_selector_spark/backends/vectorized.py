@@ -181,6 +181,10 @@ class VectorizedEvaluator(NodeVisitor):
     def visit_Compare(self, node):
         return _bool_union(self.compare(node.cmp, self.visit(node.left), self.visit(node.right)))
 
+    def visit_UnlikeTypes(self, node):
+        left, right = self.visit(node.left), self.visit(node.right)
+        return _bool_union(_where(_mask_and(_union_valid(left), _union_valid(right)), node.value, None))
+
     def compare(self, cmp, left: dict, right: dict):
         """`semantics.compare` per row (``cmp`` a `lowering.Comparator`), as a truth value."""
         if left and right and _is_const(left) and _is_const(right):

@@ -118,6 +118,10 @@ class Comparator:
     converts_strings: bool
     orders: dict  # (lt, rt) -> `CompareRule`, every pair of static JMS types
     conversions: dict  # (lt, rt) -> ("left" | "right" | "error", JmsType | None), converted pairs only
+    #: (lt name, rt name) -> what ``l op r`` gives for any two values of static types that never
+    #: compare (`core.UnlikeTypes`); only when a NULL operand makes it UNKNOWN (no `NullEquality`).
+    #: Keyed by member names: `lower` looks it up once per comparison, and a name hashes fast.
+    unlike: dict
 
     def rule(self, lt: JmsType, rt: JmsType) -> CompareRule:
         """How ``l op r`` compares two non-NULL values of the static types ``lt`` and ``rt``."""
@@ -171,7 +175,14 @@ def _comparator(rules: "Rules", op: CompareOp) -> Comparator:
             how = rules.string_conversion(a, b)
             if how is not None:
                 conversions[(a, b)] = how
-    return Comparator(op, eq, rules.eq_nulls(op), rules.converts_strings, orders, conversions)
+    base_op = CompareOp.EQ if eq is not None else op
+    unlike = {}
+    if rules.eq_nulls(base_op) is None:
+        for a in _STATIC:
+            for b in _STATIC:
+                if rules.compare(base_op, a, b) is Order.FALSE and rules.string_conversion(a, b) is None:
+                    unlike[(a.name, b.name)] = eq is not None
+    return Comparator(op, eq, rules.eq_nulls(op), rules.converts_strings, orders, conversions, unlike)
 
 
 class Rules:
@@ -367,6 +378,12 @@ def lower(root: "n.Node | None", rules: Rules, types=None, constants=None) -> "n
 _LITERAL = n.Literal
 
 
+@functools.lru_cache(maxsize=64)
+def _negations(rules: Rules) -> tuple:
+    """What `core.Negate` carries: each numeric type and the type ``-x`` computes in (once per dialect)."""
+    return tuple((t, rules.negation(t)) for t in JmsType if t.is_numeric)
+
+
 def _fold(node, operands):
     """The literal of ``node`` (a core node) whose operands are the literals ``operands``."""
     from . import scalar  # scalar builds on this module's decisions (Comparator...): imported late
@@ -379,13 +396,14 @@ def _fold(node, operands):
 
 
 class _Lowering:
-    __slots__ = ("rules", "types", "and_", "or_", "left_first", "negations", "constants")
+    __slots__ = ("rules", "types", "and_", "or_", "left_first", "negations", "constants", "columns")
 
     def __init__(self, rules: Rules, types, constants=None):
         self.rules, self.types, self.constants = rules, types, constants
+        self.columns = None if types is None else types.column_types
         self.left_first = rules.and_or is Logic.LEFT_FIRST
         self.and_, self.or_ = (c.LeftFirstAnd, c.LeftFirstOr) if self.left_first else (c.KleeneAnd, c.KleeneOr)
-        self.negations = tuple((t, rules.negation(t)) for t in JmsType if t.is_numeric)
+        self.negations = _negations(rules)
 
     def lower(self, node):
         t = type(node)
@@ -432,7 +450,12 @@ class _Lowering:
         low = self.lower
         if t is n.Comparison:
             kids = (low(node.left), low(node.right))
-            return c.Compare(node.op, *kids, node.span, self.rules.comparator(node.op)), kids
+            cmp = self.rules.comparator(node.op)
+            if cmp.unlike and self.columns is not None:
+                unlike = _unlike(cmp, self.columns, *kids)
+                if unlike is not None:
+                    return c.UnlikeTypes(node.op, *kids, node.span, unlike), kids
+            return c.Compare(node.op, *kids, node.span, cmp), kids
         if t is n.Arithmetic:
             kids = (low(node.left), low(node.right))
             return c.Compute(node.op, *kids, node.span, self.rules.computation(node.op)), kids
@@ -454,6 +477,20 @@ class _Lowering:
         if t is n.Not:
             return t(x, node.span), (x,)
         return t(x, node.negated, node.span), (x,)
+
+
+def _unlike(cmp: Comparator, columns: dict, left, right) -> "bool | None":
+    """What ``left op right`` gives for any two values when the static types of both operands
+    (a literal's, a name's in ``columns``: `TypedTree.column_types`) never compare under ``cmp``
+    — False, or True for ``<>`` as ``NOT =`` — else None (a `core.Compare` decides per row). Not
+    when ``=`` has a NULL rule (`NullEquality`): a NULL operand would not simply be UNKNOWN."""
+    t = type(left)
+    lt = left.type if t is _LITERAL else columns.get(left.name) if t is n.Identifier else None
+    if lt is None:
+        return None
+    t = type(right)
+    rt = right.type if t is _LITERAL else columns.get(right.name) if t is n.Identifier else None
+    return None if rt is None else cmp.unlike.get((lt._name_, rt._name_))
 
 
 _ONE_OPERAND = frozenset((n.Unary, n.Like, n.Not, n.IsNull))

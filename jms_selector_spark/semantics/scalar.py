@@ -18,7 +18,7 @@ from ..frontend import nodes as n
 from .types import JmsType
 from .values import TypedValue
 
-__all__ = ["truth", "compare", "java_equals", "arithmetic", "negate", "identity", "kleene_and", "kleene_or", "kleene_not",
+__all__ = ["truth", "compare", "unlike_types", "java_equals", "arithmetic", "negate", "identity", "kleene_and", "kleene_or", "kleene_not",
            "left_first_and", "left_first_or", "two_valued_between", "inside_between", "outside_between",
            "in_strings", "like", "apply"]
 
@@ -149,6 +149,11 @@ def compare_converted(cmp: Comparator, lv: TypedValue, rv: TypedValue, conversio
         return False
     conv = TypedValue(t, value)
     return compare(cmp, conv, rv) if side == "left" else compare(cmp, lv, conv)
+
+
+def unlike_types(lv, rv, value: bool) -> "bool | None":
+    """`core.UnlikeTypes`: UNKNOWN when an operand is NULL, else ``value``."""
+    return None if lv is None or rv is None else value
 
 
 def java_equals(a: TypedValue, b: TypedValue) -> bool:
@@ -318,6 +323,8 @@ def apply(node: n.Node, values: list) -> "TypedValue | None":
         return _bool(left_first_or([truth(v) for v in values]))
     if t is c.Compare:
         return _bool(compare(node.cmp, values[0], values[1]))
+    if t is c.UnlikeTypes:
+        return _bool(unlike_types(values[0], values[1], node.value))
     if t is c.Compute:
         return arithmetic(node.how, values[0], values[1])
     if t is c.Negate:

@@ -223,3 +223,32 @@ def test_the_typed_tree_knows_folded_nodes():
     bound = bind(parse("x > 2 * 3"), {"x": "int"})
     lit = bound.core.right
     assert type(lit) is nodes.Literal and bound.types.type_of(lit) is T.LONG and not bound.types.reads_dynamic(lit)
+
+
+@pytest.mark.parametrize("text, dialect, value", [
+    ("color = 5", "jms", False), ("5 > color", "jms", False), ("color <> 5", "jms", False),
+    ("color > 5", "activemq", False),   # ActiveMQ's `=` has its NULL rule: only orderings here
+    ("color <> 5", "rabbitmq", True),   # `<>` is NOT (=) there, and `=` has no NULL rule
+    ("color < s", "jms", False),        # strings have no order in JMS
+    ("b = 1", "jms", False),
+])
+def test_unlike_static_types_are_decided_at_lowering(text, dialect, value):
+    from jms_selector_spark.binder import bind
+    from jms_selector_spark.frontend.selector import parse
+    from jms_selector_spark.semantics import core
+
+    root = bind(parse(text, dialect=dialect), {"color": "string", "s": "string", "b": "boolean", "w": "long"}).core
+    assert type(root) is core.UnlikeTypes and root.value is value, root
+
+
+@pytest.mark.parametrize("text, dialect", [
+    ("w = 5", "jms"), ("color = 5", "activemq"),  # like types; ActiveMQ's `=` NULL rule
+    ("color = w + 1", "jms"),                     # not a literal or a name: the Comparator decides per row
+])
+def test_other_comparisons_stay_compare(text, dialect):
+    from jms_selector_spark.binder import bind
+    from jms_selector_spark.frontend.selector import parse
+    from jms_selector_spark.semantics import core
+
+    root = bind(parse(text, dialect=dialect), {"color": "string", "w": "long"}).core
+    assert type(root) is core.Compare, root
