@@ -355,6 +355,13 @@ def lower(root: "n.Node | None", rules: Rules, types=None) -> "n.Node | None":
     return _Lowering(rules, types).lower(root)
 
 
+@functools.lru_cache(maxsize=64)
+def _negations(rules: Rules) -> tuple:
+    """``((numeric type, the type unary minus computes it in), ...)`` for `core.Negate`: a pure
+    function of the immutable ``rules``, cached (bounded) so a lowering does not rebuild it."""
+    return tuple((t, rules.negation(t)) for t in JmsType if t.is_numeric)
+
+
 class _Lowering:
     __slots__ = ("rules", "types", "and_", "or_", "left_first", "negations")
 
@@ -362,7 +369,7 @@ class _Lowering:
         self.rules, self.types = rules, types
         self.left_first = rules.and_or is Logic.LEFT_FIRST
         self.and_, self.or_ = (c.LeftFirstAnd, c.LeftFirstOr) if self.left_first else (c.KleeneAnd, c.KleeneOr)
-        self.negations = tuple((t, rules.negation(t)) for t in JmsType if t.is_numeric)
+        self.negations = _negations(rules)
 
     def lower(self, node):
         t = type(node)
