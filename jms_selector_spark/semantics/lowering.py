@@ -378,12 +378,6 @@ def lower(root: "n.Node | None", rules: Rules, types=None, constants=None) -> "n
 _LITERAL = n.Literal
 
 
-@functools.lru_cache(maxsize=64)
-def _negations(rules: Rules) -> tuple:
-    """What `core.Negate` carries: each numeric type and the type ``-x`` computes in (once per dialect)."""
-    return tuple((t, rules.negation(t)) for t in JmsType if t.is_numeric)
-
-
 def _fold(node, operands):
     """The literal of ``node`` (a core node) whose operands are the literals ``operands``."""
     from . import scalar  # scalar builds on this module's decisions (Comparator...): imported late
@@ -393,6 +387,13 @@ def _fold(node, operands):
     values = [None if o.type is JmsType.NULL else TypedValue(o.type, o.value) for o in operands]
     v = call_function(node.name, values, node.text_jdk) if type(node) is c.Call else scalar.apply(node, values)
     return _LITERAL(None, JmsType.NULL, node.span) if v is None else _LITERAL(v.value, v.type, node.span)
+
+
+@functools.lru_cache(maxsize=64)
+def _negations(rules: Rules) -> tuple:
+    """``((numeric type, the type unary minus computes it in), ...)`` for `core.Negate`: a pure
+    function of the immutable ``rules``, cached (bounded) so a lowering does not rebuild it."""
+    return tuple((t, rules.negation(t)) for t in JmsType if t.is_numeric)
 
 
 class _Lowering:
