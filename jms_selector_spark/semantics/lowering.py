@@ -1,24 +1,26 @@
 """Lowering: a `Dialect`'s evaluation-time rules, decided once, as plans the back ends render.
 
-Every back end (the reference interpreter with `semantics/scalar.py`, the Spark SQL generator, the Arrow
-evaluator) asks a `Rules` object what an operator means for the types it has, and gets back a
-small decision: compare FALSE, compare in this numeric type with this order, compute in this
-type, concatenate, treat ``<>`` as ``NOT =``, and so on. Only this module reads the dialect's
-evaluation rules; back ends never look at a `Dialect` field, so a new broker's rule is written
-here once and each back end only renders the primitive it names.
+`Rules` reads the dialect's evaluation rules (only this module does) and answers what an operator
+means for the types it has, as a small decision (`decisions`: compare FALSE, compare in this
+numeric type with this order, compute in this type, concatenate, treat ``<>`` as ``NOT =``...).
+`lower` turns a selector's tree into the core language (`core`), each node carrying its decision,
+every constant sub-tree folded into a literal, every LIKE pattern planned, comparisons of static
+unlike types decided. Back ends render the core tree and never look at a `Dialect` or `Rules`,
+so a new broker's rule is written here once and each back end only renders the primitive it names.
 
 The decisions are per operator and per pair of static JMS types, so a value whose type is known
-only per row (a VARIANT property, ActiveMQ's typed MAP) is handled by the back end asking once
-per type pair it expands to. Parse-time rules (grammar, literals, checks) stay in the front end.
+only per row (a VARIANT property, ActiveMQ's typed MAP) is handled by the back end reading the
+node's table once per type pair it expands to. Parse-time rules (grammar, literals, checks) stay
+in the front end.
 """
 from __future__ import annotations
 
-import enum
 import functools
-from dataclasses import dataclass
 
 from ..frontend.nodes import ArithOp, CompareOp
 from . import core as c
+from .decisions import (Between, CompareRule, Comparator, Computation, HeaderRule, Logic, NullEquality,
+                        NumericOrder, Order)
 from .dialects import Dialect
 from .like import like_segments
 from ..frontend import nodes as n
@@ -28,135 +30,8 @@ __all__ = ["lower", "Comparator", "Computation", "Rules", "rules_for", "Order", 
            "HeaderRule"]
 
 
-class Order(enum.Enum):
-    """How two non-NULL values of comparable non-numeric types compare."""
-
-    #: Unlike types (or an ordering the dialect does not define): FALSE for any two values.
-    FALSE = "false"
-    #: The values compare as they are: ``=`` / ``<>`` on strings and booleans, boolean ordering.
-    PLAIN = "plain"
-    #: Strings ordered by UTF-16 code units (Java's ``String.compareTo``).
-    UTF16 = "utf16"
-
-
-@dataclass(frozen=True)
-class NumericOrder:
-    """Two numbers: both converted to ``type`` first, then compared.
-
-    ``total`` is ``Double.compareTo`` order for approximate types (NaN = NaN and greatest,
-    -0.0 < 0.0); otherwise Java's ``==``/``<`` (NaN compares false, -0.0 = 0.0).
-    """
-
-    type: JmsType
-    total: bool
-
-
-#: What a comparison of two non-NULL values of given types is: an `Order` or a `NumericOrder`.
-CompareRule = "Order | NumericOrder"
-
-
-class Between(enum.Enum):
-    """How ``x [NOT] BETWEEN lo AND hi`` is evaluated."""
-
-    #: Two-valued: FALSE when any operand is NULL, else ``x >= lo AND x <= hi`` (NOT: its negation).
-    NULL_IS_FALSE = "null_is_false"
-    #: ``x < lo OR x > hi`` (three-valued; used for NOT BETWEEN only).
-    OUTSIDE_AS_OR = "outside_as_or"
-    #: Three-valued ``x >= lo AND x <= hi`` (NOT: its Kleene negation).
-    KLEENE = "kleene"
-
-
-class Logic(enum.Enum):
-    """What AND and OR are (an n-ary node is the left fold of its operands)."""
-
-    #: SQL's three-valued (Kleene) AND/OR.
-    KLEENE = "kleene"
-    #: ActiveMQ r450141's ``LogicExpression`` (WSO2): AND is the first operand that is not TRUE
-    #: (TRUE when none is); OR is TRUE when any operand is, else the last operand's value. Both
-    #: are TRUE exactly when the Kleene operator is, so where only TRUE matters (a WHERE clause,
-    #: under AND/OR there) the Kleene form gives the same answer.
-    LEFT_FIRST = "left_first"
-
-
-@dataclass(frozen=True)
-class NullEquality:
-    """``l = r`` when an operand is NULL: the value (True, False or None for UNKNOWN) with NULL on
-    the left only, on the right only, and on both sides."""
-
-    left: "bool | None"
-    right: "bool | None"
-    both: "bool | None"
-
-
-@dataclass(frozen=True)
-class HeaderRule:
-    """What a header reads: ``fixed`` — always ``value`` (None: NULL), whatever the message holds;
-    otherwise the message's value, or ``value`` when the message has none (None: NULL)."""
-
-    fixed: bool
-    value: object = None
-
-
 _NO_HEADER_RULE = HeaderRule(False, None)
-
-
-@dataclass(frozen=True, eq=False)
-class Comparator:
-    """One comparison operator as a dialect decides it, for every pair of operand types: what
-    `lower` puts on each core comparison (`core.Compare`, the BETWEEN nodes' bounds), so that a
-    back end asks the node, never `Rules`. A table of data, built once per dialect and operator.
-
-    ``op``: the operator. ``eq``: not None when ``<>`` is evaluated as ``NOT (=)`` (so unlike types
-    give TRUE); it is the ``=`` comparator. ``nulls``: what ``=`` gives with a NULL operand
-    (`NullEquality`), None when a NULL operand makes the comparison UNKNOWN. ``converts_strings``:
-    a string compared with a number or boolean is converted first (`conversion` says how).
-    """
-
-    op: CompareOp
-    eq: "Comparator | None"
-    nulls: "NullEquality | None"
-    converts_strings: bool
-    orders: dict  # (lt, rt) -> `CompareRule`, every pair of static JMS types
-    conversions: dict  # (lt, rt) -> ("left" | "right" | "error", JmsType | None), converted pairs only
-    #: (lt name, rt name) -> what ``l op r`` gives for any two values of static types that never
-    #: compare (`core.UnlikeTypes`); only when a NULL operand makes it UNKNOWN (no `NullEquality`).
-    #: Keyed by member names: `lower` looks it up once per comparison, and a name hashes fast.
-    unlike: dict
-
-    def rule(self, lt: JmsType, rt: JmsType) -> CompareRule:
-        """How ``l op r`` compares two non-NULL values of the static types ``lt`` and ``rt``."""
-        return self.orders[(lt, rt)]
-
-    def conversion(self, lt, rt) -> "tuple[str, JmsType | None] | None":
-        """Which side of a string vs number/boolean pair is converted (`Rules.string_conversion`)."""
-        return self.conversions.get((lt, rt))
-
-
 _STATIC = tuple(t for t in JmsType if t.is_static)
-
-
-@dataclass(frozen=True, eq=False)
-class Computation:
-    """One arithmetic operator as a dialect decides it, for every pair of operand types: what
-    `lower` puts on each core arithmetic node (`core.Compute`); a table of data, built once per
-    dialect and operator.
-
-    ``result(lt, rt)`` is the type ``l op r`` computes in for non-NULL operands (`Rules.arithmetic`):
-    STRING for string concatenation, an exact type for Java's wrapping integer arithmetic, an
-    approximate one for IEEE arithmetic, None for no value (NULL). ``text_jdk``: the Java version whose
-    ``Double.toString`` turns a number into text when concatenating.
-    """
-
-    op: ArithOp
-    results: dict  # (lt, rt) -> JmsType | None, every pair of static JMS types
-    concatenates: bool  # a string on the left concatenates whatever is on the right (a list too)
-    text_jdk: int
-
-    def result(self, lt, rt) -> "JmsType | None":
-        """The type ``l op r`` computes in (see the class); ``lt``/``rt`` may be a function's list."""
-        if (lt, rt) in self.results:
-            return self.results[(lt, rt)]
-        return JmsType.STRING if self.concatenates and lt is JmsType.STRING else None
 
 
 @functools.lru_cache(maxsize=None)
@@ -397,6 +272,10 @@ def _negations(rules: Rules) -> tuple:
 
 
 class _Lowering:
+    """One lowering: ``lower`` dispatches on the node's class (`_LOWER`); each method lowers the
+    operands, builds the core node, folds it when every operand is a literal (`_fold`) and tells
+    the typed tree (`_done`)."""
+
     __slots__ = ("rules", "types", "and_", "or_", "left_first", "negations", "constants", "columns")
 
     def __init__(self, rules: Rules, types, constants=None):
@@ -407,77 +286,120 @@ class _Lowering:
         self.negations = _negations(rules)
 
     def lower(self, node):
-        t = type(node)
-        if t is _LITERAL:
-            return node
-        if t is n.Identifier:
-            known = self.constants.get(node.name) if self.constants else None
-            if known is None:
-                return node
-            out = _LITERAL(known[0], known[1] if known[0] is not None else JmsType.NULL, node.span)
-            if self.types is not None:
-                self.types.derive(out, node)
-            return out
-        low = self.lower
-        if t is n.And or t is n.Or:
-            kids = tuple(low(o) for o in node.operands)
-            out = (self.and_ if t is n.And else self.or_)(kids, node.span)
-        elif t is n.Between:
-            x, lo, hi = kids = (low(node.operand), low(node.low), low(node.high))
-            how = self.rules.between(node.negated)
-            cmp = self.rules.comparator
-            if how is Between.NULL_IS_FALSE:
-                out = c.TwoValuedBetween(x, lo, hi, node.negated, node.span, cmp(GE), cmp(LE))
-            elif how is Between.OUTSIDE_AS_OR:
-                out = c.OutsideBetween(x, lo, hi, True, node.span, cmp(LT), cmp(GT), self.left_first)
-            else:
-                out = c.InsideBetween(x, lo, hi, node.negated, node.span, cmp(GE), cmp(LE), self.left_first)
-        elif t is n.InList:
-            kids = (low(node.operand),)
-            out = c.InStrings(kids[0], node.values, node.negated, node.span, self.rules.in_non_string(node.negated))
-        else:
-            out, kids = self._rebuilt(node, t)
-        for k in kids:
-            if type(k) is not _LITERAL:
-                break
-        else:  # every operand is a constant: so is the node
-            out = _fold(out, kids)
-        if out is not node and self.types is not None:
+        try:
+            how = _LOWER[type(node)]
+        except KeyError:
+            raise TypeError(f"not a selector node: {node!r}") from None
+        return how(self, node)
+
+    def _done(self, out, node):
+        if self.types is not None:
             self.types.derive(out, node)
         return out
 
-    def _rebuilt(self, node, t):
-        """``node`` with lowered children (itself when none changed), and those children."""
+    def _literal(self, node):
+        return node
+
+    def _identifier(self, node):
+        known = self.constants.get(node.name) if self.constants else None
+        if known is None:
+            return node
+        return self._done(_LITERAL(known[0], known[1] if known[0] is not None else JmsType.NULL, node.span), node)
+
+    def _logic(self, node):
+        kids = tuple(map(self.lower, node.operands))
+        out = (self.and_ if type(node) is n.And else self.or_)(kids, node.span)
+        for k in kids:
+            if type(k) is not _LITERAL:
+                break
+        else:
+            out = _fold(out, kids)
+        if self.types is not None:
+            self.types.derive(out, node)
+        return out
+
+    def _comparison(self, node):
         low = self.lower
-        if t is n.Comparison:
-            kids = (low(node.left), low(node.right))
-            cmp = self.rules.comparator(node.op)
-            if cmp.unlike and self.columns is not None:
-                unlike = _unlike(cmp, self.columns, *kids)
-                if unlike is not None:
-                    return c.UnlikeTypes(node.op, *kids, node.span, unlike), kids
-            return c.Compare(node.op, *kids, node.span, cmp), kids
-        if t is n.Arithmetic:
-            kids = (low(node.left), low(node.right))
-            return c.Compute(node.op, *kids, node.span, self.rules.computation(node.op)), kids
-        if t is n.FunctionCall:
-            kids = tuple(low(a) for a in node.args)
-            return c.Call(node.name, kids, node.span, self.rules.text_jdk), kids
-        if t not in _ONE_OPERAND:
-            raise TypeError(f"not a selector node: {node!r}")
-        x = low(node.operand)
-        if t is n.Unary:
-            if node.op is n.UnaryOp.MINUS:
-                return c.Negate(node.op, x, node.span, self.negations), (x,)
-            return c.Plus(node.op, x, node.span, self.rules.plus_keeps(JmsType.STRING)), (x,)
-        if t is n.Like:
-            return c.LikeString(x, node.pattern, node.escape, node.negated, node.span,
-                                self.rules.like_non_string(node.negated), like_segments(node.pattern, node.escape)), (x,)
-        if x is node.operand:  # Not, IsNull: core nodes as they are
-            return node, (x,)
-        if t is n.Not:
-            return t(x, node.span), (x,)
-        return t(x, node.negated, node.span), (x,)
+        l, r = low(node.left), low(node.right)
+        cmp = self.rules.comparator(node.op)
+        unlike = _unlike(cmp, self.columns, l, r) if cmp.unlike and self.columns is not None else None
+        if unlike is None:
+            out = c.Compare(node.op, l, r, node.span, cmp)
+        else:
+            out = c.UnlikeTypes(node.op, l, r, node.span, unlike)
+        if type(l) is _LITERAL and type(r) is _LITERAL:
+            out = _fold(out, (l, r))
+        if self.types is not None:  # `_done`, inline: the commonest node
+            self.types.derive(out, node)
+        return out
+
+    def _arithmetic(self, node):
+        low = self.lower
+        l, r = low(node.left), low(node.right)
+        out = c.Compute(node.op, l, r, node.span, self.rules.computation(node.op))
+        if type(l) is _LITERAL and type(r) is _LITERAL:
+            out = _fold(out, (l, r))
+        return self._done(out, node)
+
+    def _between(self, node):
+        low = self.lower
+        x, lo, hi = low(node.operand), low(node.low), low(node.high)
+        how = self.rules.between(node.negated)
+        cmp = self.rules.comparator
+        if how is Between.NULL_IS_FALSE:
+            out = c.TwoValuedBetween(x, lo, hi, node.negated, node.span, cmp(GE), cmp(LE))
+        elif how is Between.OUTSIDE_AS_OR:
+            out = c.OutsideBetween(x, lo, hi, True, node.span, cmp(LT), cmp(GT), self.left_first)
+        else:
+            out = c.InsideBetween(x, lo, hi, node.negated, node.span, cmp(GE), cmp(LE), self.left_first)
+        if type(x) is _LITERAL and type(lo) is _LITERAL and type(hi) is _LITERAL:
+            out = _fold(out, (x, lo, hi))
+        return self._done(out, node)
+
+    def _in_list(self, node):
+        x = self.lower(node.operand)
+        out = c.InStrings(x, node.values, node.negated, node.span, self.rules.in_non_string(node.negated))
+        return self._done(_fold(out, (x,)) if type(x) is _LITERAL else out, node)
+
+    def _like(self, node):
+        x = self.lower(node.operand)
+        out = c.LikeString(x, node.pattern, node.escape, node.negated, node.span,
+                           self.rules.like_non_string(node.negated), like_segments(node.pattern, node.escape))
+        return self._done(_fold(out, (x,)) if type(x) is _LITERAL else out, node)
+
+    def _unary(self, node):
+        x = self.lower(node.operand)
+        if node.op is n.UnaryOp.MINUS:
+            out = c.Negate(node.op, x, node.span, self.negations)
+        else:
+            out = c.Plus(node.op, x, node.span, self.rules.plus_keeps(JmsType.STRING))
+        return self._done(_fold(out, (x,)) if type(x) is _LITERAL else out, node)
+
+    def _not_or_is_null(self, node):
+        """`nodes.Not` and `nodes.IsNull` are core nodes as they are (itself when the operand is)."""
+        x = self.lower(node.operand)
+        if type(x) is _LITERAL:
+            return self._done(_fold(node, (x,)), node)
+        if x is node.operand:
+            return node
+        out = n.Not(x, node.span) if type(node) is n.Not else n.IsNull(x, node.negated, node.span)
+        return self._done(out, node)
+
+    def _call(self, node):
+        kids = tuple(map(self.lower, node.args))
+        out = c.Call(node.name, kids, node.span, self.rules.text_jdk)
+        for k in kids:
+            if type(k) is not _LITERAL:
+                return self._done(out, node)
+        return self._done(_fold(out, kids), node)
+
+
+#: How `_Lowering.lower` lowers each front-end node class.
+_LOWER = {n.Literal: _Lowering._literal, n.Identifier: _Lowering._identifier, n.And: _Lowering._logic,
+          n.Or: _Lowering._logic, n.Comparison: _Lowering._comparison, n.Arithmetic: _Lowering._arithmetic,
+          n.Between: _Lowering._between, n.InList: _Lowering._in_list, n.Like: _Lowering._like,
+          n.Unary: _Lowering._unary, n.Not: _Lowering._not_or_is_null, n.IsNull: _Lowering._not_or_is_null,
+          n.FunctionCall: _Lowering._call}
 
 
 def _unlike(cmp: Comparator, columns: dict, left, right) -> "bool | None":
@@ -492,9 +414,6 @@ def _unlike(cmp: Comparator, columns: dict, left, right) -> "bool | None":
     t = type(right)
     rt = right.type if t is _LITERAL else columns.get(right.name) if t is n.Identifier else None
     return None if rt is None else cmp.unlike.get((lt._name_, rt._name_))
-
-
-_ONE_OPERAND = frozenset((n.Unary, n.Like, n.Not, n.IsNull))
 
 
 GE, LE, LT, GT = CompareOp.GE, CompareOp.LE, CompareOp.LT, CompareOp.GT
