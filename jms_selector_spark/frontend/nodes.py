@@ -48,6 +48,10 @@ def _span():
 
 
 class CompareOp(enum.Enum):
+    #: Members are singletons compared by identity: hash them by identity too (C-level), not by
+    #: `enum.Enum`'s Python-level hash of the name; they key the per-dialect decision tables.
+    __hash__ = object.__hash__
+
     EQ = "="
     NE = "<>"
     LT = "<"
@@ -62,6 +66,8 @@ class CompareOp(enum.Enum):
 
 
 class ArithOp(enum.Enum):
+    __hash__ = object.__hash__  # see CompareOp
+
     PLUS = "+"
     MINUS = "-"
     TIMES = "*"
@@ -70,6 +76,8 @@ class ArithOp(enum.Enum):
 
 
 class UnaryOp(enum.Enum):
+    __hash__ = object.__hash__  # see CompareOp
+
     PLUS = "+"
     MINUS = "-"
 

@@ -44,13 +44,16 @@ class Selector:
     @property
     def identifiers(self) -> tuple:
         """Names the selector refers to, in order of first appearance."""
-        if self.root is None:
-            return ()
+        known = self.__dict__.get("_identifiers")  # computed once (the tree is immutable)
+        if known is not None:
+            return known
         seen = {}
-        for node in n.walk(self.root):
-            if isinstance(node, n.Identifier):
-                seen.setdefault(node.name, None)
-        return tuple(seen)
+        if self.root is not None:
+            for node in n.walk(self.root):
+                if isinstance(node, n.Identifier):
+                    seen.setdefault(node.name, None)
+        known = self.__dict__["_identifiers"] = tuple(seen)
+        return known
 
     def canonical(self) -> str:
         """The selector re-printed in canonical form (keywords upper case, minimal spacing)."""
