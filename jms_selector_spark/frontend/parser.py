@@ -19,7 +19,7 @@ import threading
 
 import ply.yacc as yacc
 
-from ..semantics.dialects import Dialect, get_dialect
+from ..semantics.dialects import JMS, Dialect
 from . import nodes as n
 from .errors import SelectorSyntaxError
 from .grammar_variants import ActiveMQGrammar, BrokerJGrammar, CppGrammar, SqlGrammar
@@ -117,13 +117,13 @@ def _parser_for(dialect: Dialect) -> _Parser:
     return _Parser(dialect)
 
 
-def parse_tree(text: str, dialect: "str | Dialect" = "jms", *, max_length: int = MAX_LENGTH) -> "n.Node | None":
+def parse_tree(text: str, dialect: Dialect = JMS, *, max_length: int = MAX_LENGTH) -> "n.Node | None":
     """Parse ``text`` to an unchecked AST (None for an empty or blank selector); see
     `parse_tree_with_tail`."""
-    return parse_tree_with_tail(text, dialect, max_length=max_length)[0]
+    return parse_tree_info(text, _dialect(dialect), max_length=max_length)[0]
 
 
-def parse_tree_with_tail(text: str, dialect: "str | Dialect" = "jms", *,
+def parse_tree_with_tail(text: str, dialect: Dialect = JMS, *,
                          max_length: int = MAX_LENGTH) -> "tuple[n.Node | None, Span | None]":
     """Parse ``text`` to an unchecked AST (None for an empty or blank selector), and the span of
     trailing text the dialect ignores (``Dialect.require_eof`` False; else None).
@@ -131,9 +131,16 @@ def parse_tree_with_tail(text: str, dialect: "str | Dialect" = "jms", *,
     ``max_length`` is the longest text accepted, in characters (default `MAX_LENGTH`).
 
     Raises `SelectorSyntaxError` for text that is not a selector. Static type rules are applied
-    afterwards by `checker.check`; use `jms_selector_spark.parse` for both.
+    afterwards by `checker.check`; use `jms_selector_spark.parse` for both. ``dialect`` is a
+    `Dialect` (the entry points turn a name into one, once: `get_dialect`).
     """
-    return parse_tree_info(text, get_dialect(dialect), max_length=max_length)[:2]
+    return parse_tree_info(text, _dialect(dialect), max_length=max_length)[:2]
+
+
+def _dialect(dialect) -> Dialect:
+    if not isinstance(dialect, Dialect):
+        raise TypeError(f"dialect must be a Dialect, not {type(dialect).__name__}: pass get_dialect({dialect!r})")
+    return dialect
 
 
 def parse_tree_info(text: str, d: Dialect, *, max_length: int = MAX_LENGTH) -> "tuple[n.Node | None, Span | None, int]":
