@@ -187,8 +187,11 @@ class BoundSelector:
     @functools.cached_property
     def core(self):
         """The selector's tree lowered to the core language (`lowering.lower`; None for an empty
-        selector); `types` knows its nodes too. Built on first use, once."""
-        return lower(self.selector.root, rules_for(self.selector.dialect), self.types)
+        selector), its constants folded: a name the table cannot hold reads NULL, a header the
+        dialect fixes its value (``access == "missing"``). `types` knows its nodes too. Built on
+        first use, once."""
+        constants = {name: (ref.default, ref.type) for name, ref in self.refs.items() if ref.access == "missing"}
+        return lower(self.selector.root, rules_for(self.selector.dialect), self.types, constants)
 
     @property
     def root(self):

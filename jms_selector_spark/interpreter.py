@@ -98,6 +98,9 @@ class ReferenceInterpreter(NodeVisitor):
     def visit_Compare(self, node):
         return self._bool(sem.compare(node.cmp, self.visit(node.left), self.visit(node.right)))
 
+    def visit_UnlikeTypes(self, node):
+        return self._bool(sem.unlike_types(self.visit(node.left), self.visit(node.right), node.value))
+
     def visit_Compute(self, node):
         return sem.arithmetic(node.how, self.visit(node.left), self.visit(node.right))
 
@@ -125,7 +128,7 @@ class ReferenceInterpreter(NodeVisitor):
         return self._bool(sem.in_strings(self.visit(node.operand), values, node.negated, node.non_string))
 
     def visit_LikeString(self, node):
-        return self._bool(sem.like(self.visit(node.operand), node.pattern, node.escape, node.negated, node.non_string))
+        return self._bool(sem.like(self.visit(node.operand), node.segments, node.negated, node.non_string))
 
     def visit_Call(self, node):
         return call_function(node.name, [self.visit(a) for a in node.args], node.text_jdk)

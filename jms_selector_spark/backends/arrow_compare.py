@@ -20,7 +20,7 @@ import pyarrow.compute as pc
 from ..semantics import scalar as sem
 from ..frontend import nodes as n
 from ..semantics.functions import LIST
-from ..semantics.like import compile_like, like_segments
+from ..semantics.like import segments_matcher
 from ..semantics.lowering import NumericOrder, Order
 from ..semantics.values import TypedValue
 from .arrow_javanum import java_value_of_arrow
@@ -66,9 +66,9 @@ _RE2_MAX_FLOATING, _RE2_MAX_TOKENS = 64, 256
 
 
 @functools.lru_cache(maxsize=512)
-def _like_plan(pattern: str, escape: "str | None") -> tuple:
-    """How to match a LIKE pattern with a kernel: (kind, argument)."""
-    segments = like_segments(pattern, escape)
+def _like_plan(segments: tuple) -> tuple:
+    """Which kernel matches a LIKE pattern planned as ``segments`` (`core.LikeString.segments`):
+    (kind, argument)."""
     if all(kind == "lit" for seg in segments for kind, _ in seg):
         texts = ["".join(c for _, c in seg) for seg in segments]
         if len(texts) == 1:
@@ -92,13 +92,13 @@ def _re2_literal(c: str) -> str:
     return c if c.isascii() and c.isalnum() else "\\x{%x}" % ord(c)
 
 
-def _like(part: pa.Array, pattern: str, escape: "str | None") -> pa.Array:
-    """Whether each string matches (null where there is no string)."""
-    kind, arg = _like_plan(pattern, escape)
+def _like(part: pa.Array, segments: tuple) -> pa.Array:
+    """Whether each string matches the pattern planned as ``segments`` (null where there is no string)."""
+    kind, arg = _like_plan(segments)
     if kind == "equal":
         return pc.equal(part, pa.scalar(arg, pa.string()))
     if kind == "distinct":
-        return _like_distinct(part, pattern, escape)
+        return _like_distinct(part, segments)
     if kind == "regex":
         return pc.match_substring_regex(part, arg)
     if not arg:
@@ -106,10 +106,10 @@ def _like(part: pa.Array, pattern: str, escape: "str | None") -> pa.Array:
     return getattr(pc, kind)(part, arg)
 
 
-def _like_distinct(part: pa.Array, pattern: str, escape: "str | None") -> pa.Array:
-    """LIKE by matching each distinct value with the linear-time `like.compile_like`."""
+def _like_distinct(part: pa.Array, segments: tuple) -> pa.Array:
+    """LIKE by matching each distinct value with the linear-time `like.segments_matcher`."""
     enc = pc.dictionary_encode(part)
-    matcher = compile_like(pattern, escape)
+    matcher = segments_matcher(segments)
     hits = pa.array([matcher.matches(s) for s in enc.dictionary.to_pylist()], pa.bool_())
     return hits.take(enc.indices)
 

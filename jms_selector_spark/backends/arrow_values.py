@@ -2,9 +2,9 @@
 
 A sub-expression's value is a *union* ``{JmsType: part}`` (see `vectorized`'s docstring); this
 module holds what every operator needs to handle them: `_Boxed` parts (ActiveMQ lists), the
-valid-row masks, truth values and their Kleene helpers, constants folded with the scalar rules
-of `semantics` (so constant sub-expressions are the interpreter's by construction), casts, the
-numpy bridge and exact dictionary encoding. It runs no comparison or arithmetic itself
+valid-row masks, truth values and their Kleene helpers, constants (`lowering.lower` has folded
+every constant node: none is computed here), casts, the numpy bridge and exact dictionary
+encoding. It runs no comparison or arithmetic itself
 (`arrow_compare`, `arrow_arithmetic`).
 """
 from __future__ import annotations
@@ -16,9 +16,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..semantics import scalar as sem
 from ..frontend import nodes as n
-from ..semantics.functions import LIST, call_function
+from ..semantics.functions import LIST
 from ..semantics.types import JmsType
 from ..semantics.values import TypedValue
 from .arrow_columns import ARROW_TYPES
@@ -101,7 +100,8 @@ def _coalesce(pieces: list):
 
 def _not(t):
     if isinstance(t, pa.Scalar):
-        return _BOOL[sem.kleene_not(t.as_py())]
+        v = t.as_py()
+        return _BOOL[None if v is None else not v]
     return pc.invert(t)
 
 
@@ -127,17 +127,9 @@ def _merge(out: dict, t, part) -> None:
     out[t] = part if t not in out else pc.coalesce(out[t], part)
 
 
-# -- constants: folding with the scalar rules --------------------------------------------
-
-def _typed(union: dict) -> "TypedValue | None":
-    """The value of a constant union."""
-    if not union:
-        return None
-    ((t, p),) = union.items()
-    if isinstance(p, _Boxed):
-        return TypedValue(t, p.values[p.codes.as_py()])
-    return TypedValue(t, p.as_py())
-
+# -- constants ------------------------------------------------------------------------------------
+# `lowering.lower` folds every node whose operands are all constant, so the evaluator meets a
+# constant only as a literal (`_const_union`), or as two operands of a BETWEEN's comparison.
 
 def _const_union(v: "TypedValue | None") -> dict:
     if v is None:
@@ -147,12 +139,20 @@ def _const_union(v: "TypedValue | None") -> dict:
     return {v.type: pa.scalar(v.value, ARROW_TYPES[v.type])}
 
 
-def _fold(node: n.Node, values: list) -> dict:
-    """A node whose operands are all constant: its value, by the scalar rules of `semantics`."""
-    typed = [_typed(v) for v in values]
-    if isinstance(node, n.FunctionCall):
-        return _const_union(call_function(node.name, typed))
-    return _const_union(sem.apply(node, typed))
+def _lift(union: dict) -> dict:
+    """A constant union as a one-row union of arrays (what the kernels take)."""
+    out = {}
+    for t, p in union.items():
+        if isinstance(p, _Boxed):
+            out[t] = _Boxed(pa.array([p.codes.as_py()], pa.int32()), p.values)
+        else:
+            out[t] = pa.array([p.as_py()], p.type)
+    return out
+
+
+def _one_row(t):
+    """A truth value computed on one row (`_lift`) as the constant it is."""
+    return t[0] if isinstance(t, pa.Array) else t
 
 
 # -- numbers ------------------------------------------------------------------------------------

@@ -248,9 +248,12 @@ class SparkSqlGenerator(SqlComparisons, SqlArithmetic, SqlLogic, NodeVisitor):
 
     # -- leaves ---------------------------------------------------------------------------------
     def visit_Literal(self, node) -> V:
+        """A constant: a literal of the selector, or a value `lowering.lower` folded."""
         t, v = node.type, node.value
         if t is T.NULL:
             return _NULL
+        if not isinstance(t, JmsType):  # an ActiveMQ list (functions.LIST): only INLIST reads one
+            raise UnsupportedSelectorError("a list value (MAKELIST, SPLIT) outside INLIST", "", node.span)
         if t is T.BOOLEAN:
             return _TRUE if v else _FALSE
         if t.is_exact:

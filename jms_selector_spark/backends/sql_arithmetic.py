@@ -16,6 +16,7 @@ import re
 
 from ..frontend import nodes as n
 from ..frontend.errors import UnsupportedSelectorError
+from ..semantics.functions import LIST
 from ..semantics.types import JmsType
 from .sql_render import _FALSE, _NULL, _SPARK, V, _bool, _cast, _neg_zero_test, sql_string
 
@@ -149,10 +150,10 @@ class SqlArithmetic:
             v = _java_text(v, node)
             p = f"{v.op()} RLIKE {sql_string(pat.value)}"
             return _bool(f"coalesce({p}, FALSE)", False, True) if v.nullable else _bool(p, False)
-        if name == "INLIST" and len(args) == 2 and isinstance(args[0], n.FunctionCall) and args[0].name == "MAKELIST":
+        if name == "INLIST" and len(args) == 2 and _list_items(args[0]) is not None:
             # List.contains: TRUE when a (non-NULL) element has v's class and value; a NULL v is
             # FALSE. A NULL element just never matches (`coalesce(v IN (…, NULL), FALSE)`).
-            items = [self.visit(a) for a in args[0].args]
+            items = [self.visit(a) for a in _list_items(args[0])]
             v = self.visit(args[1])
             if v.type is T.NULL:
                 return _FALSE
@@ -178,6 +179,16 @@ class SqlArithmetic:
             return V(f"regexp_replace({v.sql}, {sql_string(rx.value)}, {sql_string(repl.value)})", T.STRING,
                      v.nullable)
         raise UnsupportedSelectorError(f"{name}(...) has no exact Spark SQL form here", "", node.span)
+
+
+def _list_items(node) -> "tuple | None":
+    """The element nodes of a list INLIST can render: ``MAKELIST(…)``, or the list `lowering.lower`
+    folded from a ``MAKELIST``/``SPLIT`` of constants (its elements as literals); else None."""
+    if isinstance(node, n.FunctionCall) and node.name == "MAKELIST":
+        return node.args
+    if type(node) is n.Literal and node.type == LIST:
+        return tuple(n.Literal(None, T.NULL) if x is None else n.Literal(x.value, x.type) for x in node.value)
+    return None
 
 
 def _no_overflow(op, l: V, r: V, t: JmsType) -> "int | None":

@@ -32,6 +32,13 @@ class SqlComparisons:
     def visit_Compare(self, node) -> V:
         return self.compare(node.cmp, self.visit(node.left), self.visit(node.right))
 
+    def visit_UnlikeTypes(self, node) -> V:
+        """FALSE (NULL when an operand is), written as the comparator would have: ``<>`` as
+        ``NOT (=)`` is the negation of the FALSE ``=``."""
+        l, r = self.visit(node.left), self.visit(node.right)
+        unlike = _strict(_FALSE, l, r)
+        return _not(unlike) if node.value else unlike
+
     def compare(self, cmp, l: V, r: V) -> V:
         """``l op r`` as the `lowering.Comparator` ``cmp`` decides."""
         if cmp.eq is not None:
@@ -189,7 +196,7 @@ class SqlComparisons:
         if x.type is not T.STRING:
             value = node.non_string
             return _UNKNOWN if value is None else _strict(_TRUE if value else _FALSE, x)
-        p = _bool(like_to_sql(x.op(), node.pattern, node.escape), x.nullable)
+        p = _bool(like_to_sql(x.op(), node.segments), x.nullable)
         return _not(p) if node.negated else p
 
     def visit_IsNull(self, node) -> V:

@@ -17,7 +17,6 @@ import math
 from typing import NamedTuple
 
 from ..frontend.errors import UnsupportedSelectorError
-from ..semantics.like import like_segments
 from ..semantics.types import INT_MAX, INT_MIN, LONG_MIN, JmsType
 
 __all__ = ["V", "sql_string", "sql_identifier", "like_to_sql", "NULL_BOOL"]
@@ -191,12 +190,12 @@ def _regex_char(c: str) -> str:
     return c
 
 
-def like_to_sql(operand_sql: str, pattern: str, escape) -> str:
-    """A linear-time Spark predicate for ``operand LIKE pattern [ESCAPE escape]`` (JMS rules).
+def like_to_sql(operand_sql: str, plan: tuple) -> str:
+    """A linear-time Spark predicate for ``operand LIKE pattern`` (JMS rules), the pattern as
+    `lowering.lower` planned it (`core.LikeString.segments`, `like.like_segments`).
 
     NULL when the operand is NULL; the operand must be a STRING expression.
     """
-    plan = like_segments(pattern, escape)
     if len(plan) <= 2 or (len(plan) == 3 and not plan[-1]):
         spark_pat = "%".join("".join("_" if k == "one" else ("!" + c if c in "%_!" else c) for k, c in seg)
                              for seg in plan)

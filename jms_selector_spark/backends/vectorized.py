@@ -19,10 +19,11 @@ codes into a tuple of Python lists.
 Truth values are nullable boolean arrays (or scalars) combined with the Kleene kernels
 ``and_kleene`` / ``or_kleene``, so UNKNOWN is null all the way up; nothing collapses it to FALSE.
 
-A node whose operands are all constant (literals, missing properties, folded results) is folded
-with the scalar rule for that node (`semantics.apply`, the function the reference interpreter is
-made of), so constant sub-expressions are exactly the interpreter's by construction; the
-differential tests therefore check the scalar rules themselves only through the corpora.
+Constants are folded before the evaluator sees the tree: `lowering.lower` turns every node
+whose operands are all constant (literals, names the table or batch does not have) into a
+literal, with the scalar rules the reference interpreter is made of. The evaluator computes
+nothing with those rules; it renders literals as scalar parts (the two constant operands of a
+BETWEEN's comparison run through the same kernels, on one row).
 
 Java numerics: int and long arithmetic runs on int32 / int64 kernels that wrap (pyarrow's
 unchecked ``add``/``subtract``/``multiply``); integer division by a constant is Arrow's
@@ -36,7 +37,9 @@ LIKE runs a pyarrow kernel chosen from the pattern: ``equal``, ``starts_with``, 
 ``match_substring``, or an anchored RE2 regex (``_`` is one code point, DOTALL). RE2 is linear in
 the value length, but for patterns with many ``_`` after a ``%`` its DFA gives up and its NFA
 costs (value length × pattern size) per value; such patterns (and long ones) match the batch's
-distinct values with `like.compile_like` (the linear segment matcher) instead.
+distinct values with `like.segments_matcher` (the linear segment matcher) instead. The pattern
+comes planned (`core.LikeString.segments`, normalised by `lowering.lower`): the evaluator only
+chooses the kernel that renders the plan.
 
 Deliberately not done
 ---------------------
@@ -64,7 +67,6 @@ from typing import Mapping
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..semantics import scalar as sem
 from ..frontend import nodes as n
 from ..frontend.selector import Selector
 from ..frontend.visitor import NodeVisitor
@@ -77,8 +79,8 @@ from ..semantics.values import TypedValue
 from .arrow_arithmetic import _arithmetic_pair, _call_distinct
 from .arrow_columns import ARROW_TYPES
 from .arrow_compare import _compare_converted, _compare_pair, _conversion, _like
-from .arrow_values import (_BOOL, _bool_union, _cast, _coalesce, _const_union, _fold, _is_const, _mask_and,
-                           _mask_or, _merge, _not, _part_valid, _truth, _truth_of, _typed, _union_valid, _where)
+from .arrow_values import (_bool_union, _cast, _coalesce, _const_union, _is_const, _lift, _mask_and, _mask_or, _merge,
+                           _not, _one_row, _part_valid, _truth, _truth_of, _union_valid, _where)
 
 __all__ = ["evaluate_batch", "VectorizedEvaluator"]
 
@@ -145,10 +147,6 @@ class VectorizedEvaluator(NodeVisitor):
         """The three-valued value of a node in a boolean context (a truth value)."""
         return _truth(self.visit(node))
 
-    def _operands(self, node, operands):
-        values = [self.visit(o) for o in operands]
-        folded = _fold(node, values) if all(map(_is_const, values)) else None
-        return values, folded
 
     def visit_Literal(self, node):
         return _const_union(None if node.type is _T.NULL else TypedValue(node.type, node.value))
@@ -160,16 +158,12 @@ class VectorizedEvaluator(NodeVisitor):
         return self._unions[node.name]
 
     def visit_Not(self, node):
-        (v,), folded = self._operands(node, (node.operand,))
-        return folded if folded is not None else _bool_union(_not(_truth(v)))
+        return _bool_union(_not(self.truth(node.operand)))
 
     def _logical(self, node, kernel):
-        values, folded = self._operands(node, node.operands)
-        if folded is not None:
-            return folded
-        out = _truth(values[0])
-        for v in values[1:]:
-            out = kernel(out, _truth(v))
+        out = self.truth(node.operands[0])
+        for o in node.operands[1:]:
+            out = kernel(out, self.truth(o))
         return _bool_union(out)
 
     def visit_KleeneAnd(self, node):
@@ -185,13 +179,18 @@ class VectorizedEvaluator(NodeVisitor):
         return self._logical(node, _left_first_or)
 
     def visit_Compare(self, node):
-        (left, right), folded = self._operands(node, (node.left, node.right))
-        return folded if folded is not None else _bool_union(self.compare(node.cmp, left, right))
+        return _bool_union(self.compare(node.cmp, self.visit(node.left), self.visit(node.right)))
+
+    def visit_UnlikeTypes(self, node):
+        left, right = self.visit(node.left), self.visit(node.right)
+        return _bool_union(_where(_mask_and(_union_valid(left), _union_valid(right)), node.value, None))
 
     def compare(self, cmp, left: dict, right: dict):
         """`semantics.compare` per row (``cmp`` a `lowering.Comparator`), as a truth value."""
-        if _is_const(left) and _is_const(right):
-            return _BOOL[sem.compare(cmp, _typed(left), _typed(right))]
+        if left and right and _is_const(left) and _is_const(right):
+            # two constants (a BETWEEN's operand and one bound; `lower` folds every constant
+            # node): the same kernels on one row
+            return _one_row(self.compare(cmp, _lift(left), _lift(right)))
         if cmp.eq is not None:
             return _not(self.compare(cmp.eq, left, right))
         pieces, unlike = [], False
@@ -219,9 +218,7 @@ class VectorizedEvaluator(NodeVisitor):
         return out
 
     def visit_Compute(self, node):
-        (left, right), folded = self._operands(node, (node.left, node.right))
-        if folded is not None:
-            return folded
+        left, right = self.visit(node.left), self.visit(node.right)
         out = {}
         for lt, lp in left.items():
             for rt, rp in right.items():
@@ -237,9 +234,7 @@ class VectorizedEvaluator(NodeVisitor):
         return self._sign(node, node.keeps_any)
 
     def _sign(self, node, keeps_any: bool):
-        (v,), folded = self._operands(node, (node.operand,))
-        if folded is not None:
-            return folded
+        v = self.visit(node.operand)
         out = {}
         for t, p in v.items():
             numeric = t != LIST and t.is_numeric
@@ -252,35 +247,27 @@ class VectorizedEvaluator(NodeVisitor):
         return out
 
     def _bounds(self, node):
-        return self._operands(node, (node.operand, node.low, node.high))
+        return self.visit(node.operand), self.visit(node.low), self.visit(node.high)
 
     def visit_TwoValuedBetween(self, node):
-        (v, lo, hi), folded = self._bounds(node)
-        if folded is not None:
-            return folded
+        v, lo, hi = self._bounds(node)
         inside = pc.and_kleene(self.compare(node.low_cmp, v, lo), self.compare(node.high_cmp, v, hi))
         t = _where(_mask_and(_union_valid(v), _union_valid(lo), _union_valid(hi)), inside, False)
         return _bool_union(_not(t) if node.negated else t)
 
     def visit_OutsideBetween(self, node):
-        (v, lo, hi), folded = self._bounds(node)
-        if folded is not None:
-            return folded
+        v, lo, hi = self._bounds(node)
         either = _left_first_or if node.left_first else pc.or_kleene
         return _bool_union(either(self.compare(node.low_cmp, v, lo), self.compare(node.high_cmp, v, hi)))
 
     def visit_InsideBetween(self, node):
-        (v, lo, hi), folded = self._bounds(node)
-        if folded is not None:
-            return folded
+        v, lo, hi = self._bounds(node)
         both = _left_first_and if node.left_first else pc.and_kleene
         t = both(self.compare(node.low_cmp, v, lo), self.compare(node.high_cmp, v, hi))
         return _bool_union(_not(t) if node.negated else t)
 
     def visit_InStrings(self, node):
-        (v,), folded = self._operands(node, (node.operand,))
-        if folded is not None:
-            return folded
+        v = self.visit(node.operand)
         pieces = []
         s = v.get(_T.STRING)
         if s is not None:
@@ -298,29 +285,21 @@ class VectorizedEvaluator(NodeVisitor):
         return [_where(_mask_or(*(_part_valid(p) for p in others)), value, None)]
 
     def visit_LikeString(self, node):
-        (v,), folded = self._operands(node, (node.operand,))
-        if folded is not None:
-            return folded
+        v = self.visit(node.operand)
         pieces = []
         s = v.get(_T.STRING)
         if s is not None:
-            hit = _like(s, node.pattern, node.escape)
+            hit = _like(s, node.segments)
             pieces.append(_not(hit) if node.negated else hit)
         pieces.extend(self._non_string(v, node.non_string))
         return _bool_union(_coalesce(pieces))
 
     def visit_IsNull(self, node):
-        (v,), folded = self._operands(node, (node.operand,))
-        if folded is not None:
-            return folded
-        valid = _union_valid(v)
+        valid = _union_valid(self.visit(node.operand))
         return _bool_union(_where(valid, node.negated, not node.negated))
 
     def visit_Call(self, node):
-        args, folded = self._operands(node, node.args)
-        if folded is not None:
-            return folded
-        return _call_distinct(node.name, args, self.n, node.text_jdk)
+        return _call_distinct(node.name, [self.visit(a) for a in node.args], self.n, node.text_jdk)
 
 
 def _broadcast(t, n_rows: int) -> pa.BooleanArray:
@@ -407,4 +386,8 @@ def evaluate_batch(selector: Selector, columns: Mapping, n: int) -> pa.BooleanAr
     if not _arrow_strings_only(selector.root):
         return _evaluate_rows(selector, columns, n)
     evaluator = VectorizedEvaluator(columns, n)
-    return _broadcast(evaluator.truth(lower(selector.root, rules_for(selector.dialect))), n)
+    absent = {name: _ABSENT for name in selector.identifiers if name not in columns}  # NULL: folded
+    return _broadcast(evaluator.truth(lower(selector.root, rules_for(selector.dialect), None, absent)), n)
+
+
+_ABSENT = (None, JmsType.NULL)

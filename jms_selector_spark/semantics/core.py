@@ -10,10 +10,13 @@ which meaning it has, so a back end renders the node and never asks a `Dialect` 
   null rule as an explicit node), `InsideBetween` (``x >= lo AND x <= hi`` with the dialect's
   AND; negated: its Kleene NOT) or `OutsideBetween` (NOT BETWEEN as ``x < lo OR x > hi``);
 - IN: `InStrings`, which carries what it gives for a value that is not a string; LIKE:
-  `LikeString`, the same;
+  `LikeString`, the same, and its pattern planned once (`like.like_segments`: the normalised
+  ``%``-separated segments every back end renders);
 - comparisons: `Compare`, which carries its `lowering.Comparator` — for every pair of operand
   types, the order and promotion, "unlike types: FALSE", ActiveMQ's string conversion, the NULL
   rule of ``=`` and ``<>`` as ``NOT =`` — and so do the BETWEEN nodes for their two bounds;
+  `UnlikeTypes` where the binder knows both operands' types and they never compare (``color =
+  5`` on a string column: FALSE, UNKNOWN for a NULL), decided at lowering, not per row;
 - arithmetic: `Compute`, which carries its `lowering.Computation` (the type each pair of operand
   types computes in: Java promotion and wrap, IEEE, concatenation, or no value); `Negate` (unary
   minus, with the type each numeric type negates in) and `Plus` (which says whether a non-number passes through); `Call`, an ActiveMQ
@@ -31,7 +34,7 @@ from dataclasses import dataclass
 
 from ..frontend import nodes as n
 
-__all__ = ["Compare", "Compute", "Negate", "Plus", "Call", "KleeneAnd", "KleeneOr", "LeftFirstAnd", "LeftFirstOr", "TwoValuedBetween", "InsideBetween",
+__all__ = ["Compare", "UnlikeTypes", "Compute", "Negate", "Plus", "Call", "KleeneAnd", "KleeneOr", "LeftFirstAnd", "LeftFirstOr", "TwoValuedBetween", "InsideBetween",
            "OutsideBetween", "InStrings", "LikeString", "CORE_TYPES", "LOWERED_AWAY"]
 
 
@@ -61,6 +64,16 @@ class Compare(n.Comparison):
     """``left op right`` as ``cmp`` (a `lowering.Comparator`) decides it for the operands' types."""
 
     cmp: object = None
+
+
+@dataclass(frozen=True, slots=True)
+class UnlikeTypes(n.Comparison):
+    """``left op right`` on two operands whose static types never compare in the dialect
+    (unlike types, an ordering it does not define): ``value`` when both have a value (False;
+    True for ``<>`` where it is ``NOT =``), UNKNOWN when either is NULL. `lowering.lower` makes it
+    only when both types are static and the dialect's ``=`` has no NULL rule of its own."""
+
+    value: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,9 +155,15 @@ class InStrings(n.InList):
 @dataclass(frozen=True, slots=True)
 class LikeString(n.Like):
     """``x [NOT] LIKE pattern``: UNKNOWN when x is NULL; for a string, the match (negated: its
-    negation); for any other value, ``non_string`` (True, False, or None for UNKNOWN: Qpid C++)."""
+    negation); for any other value, ``non_string`` (True, False, or None for UNKNOWN: Qpid C++).
+
+    ``segments`` is the pattern (with its escape) planned once, normalised: the ``%``-separated
+    segments of `like.like_segments`, each a tuple of ``('lit', char)`` / ``('one', None)``. Back
+    ends match or render these (`like.segments_matcher`, SQL LIKE/RLIKE text, Arrow kernels),
+    never ``pattern`` and ``escape`` (kept for messages and printing)."""
 
     non_string: "bool | None" = False
+    segments: tuple = ()
 
 
 #: The front-end node types a core tree never holds (lowering replaces each of them).
@@ -152,4 +171,4 @@ LOWERED_AWAY = (n.And, n.Or, n.Comparison, n.Arithmetic, n.Unary, n.Between, n.I
 
 #: The core language: every node type a lowered tree may hold.
 CORE_TYPES = (n.Literal, n.Identifier, n.Not, KleeneAnd, KleeneOr, LeftFirstAnd, LeftFirstOr, Compare,
-              Compute, Negate, Plus, TwoValuedBetween, InsideBetween, OutsideBetween, InStrings, LikeString, n.IsNull, Call)
+              UnlikeTypes, Compute, Negate, Plus, TwoValuedBetween, InsideBetween, OutsideBetween, InStrings, LikeString, n.IsNull, Call)

@@ -17,7 +17,7 @@ from __future__ import annotations
 import functools
 import re
 
-__all__ = ["LikePattern", "compile_like", "like_tokens", "like_segments"]
+__all__ = ["LikePattern", "compile_like", "segments_matcher", "like_tokens", "like_segments"]
 
 
 def like_tokens(pattern: str, escape: str | None):
@@ -93,12 +93,14 @@ class _Segment:
 
 
 class LikePattern:
-    """A compiled LIKE pattern. ``matches(s)`` is linear in ``len(s)`` for a given pattern."""
+    """A compiled LIKE pattern. ``matches(s)`` is linear in ``len(s)`` for a given pattern.
+    ``segments``: the plan (`like_segments`) instead of ``pattern`` and ``escape``."""
 
     __slots__ = ("segments", "min_length")
 
-    def __init__(self, pattern: str, escape: str | None = None):
-        segments = like_segments(pattern, escape)
+    def __init__(self, pattern: str = "", escape: str | None = None, *, segments: "tuple | None" = None):
+        if segments is None:
+            segments = like_segments(pattern, escape)
         # segments[0] is before the first %, segments[-1] after the last; with no % they coincide.
         self.segments = [_Segment(s) for s in segments]
         self.min_length = sum(s.length for s in self.segments)
@@ -127,4 +129,10 @@ class LikePattern:
 @functools.lru_cache(maxsize=1024)
 def compile_like(pattern: str, escape: str | None = None) -> LikePattern:
     """A cached `LikePattern`."""
-    return LikePattern(pattern, escape)
+    return segments_matcher(like_segments(pattern, escape))
+
+
+@functools.lru_cache(maxsize=1024)
+def segments_matcher(segments: tuple) -> LikePattern:
+    """The cached `LikePattern` of a plan (`like_segments`; what `core.LikeString` carries)."""
+    return LikePattern(segments=segments)

@@ -1,25 +1,28 @@
 """Lowering: a `Dialect`'s evaluation-time rules, decided once, as plans the back ends render.
 
-Every back end (the reference interpreter with `semantics/scalar.py`, the Spark SQL generator, the Arrow
-evaluator) asks a `Rules` object what an operator means for the types it has, and gets back a
-small decision: compare FALSE, compare in this numeric type with this order, compute in this
-type, concatenate, treat ``<>`` as ``NOT =``, and so on. Only this module reads the dialect's
-evaluation rules; back ends never look at a `Dialect` field, so a new broker's rule is written
-here once and each back end only renders the primitive it names.
+`Rules` reads the dialect's evaluation rules (only this module does) and answers what an operator
+means for the types it has, as a small decision (`decisions`: compare FALSE, compare in this
+numeric type with this order, compute in this type, concatenate, treat ``<>`` as ``NOT =``...).
+`lower` turns a selector's tree into the core language (`core`), each node carrying its decision,
+every constant sub-tree folded into a literal, every LIKE pattern planned, comparisons of static
+unlike types decided. Back ends render the core tree and never look at a `Dialect` or `Rules`,
+so a new broker's rule is written here once and each back end only renders the primitive it names.
 
 The decisions are per operator and per pair of static JMS types, so a value whose type is known
-only per row (a VARIANT property, ActiveMQ's typed MAP) is handled by the back end asking once
-per type pair it expands to. Parse-time rules (grammar, literals, checks) stay in the front end.
+only per row (a VARIANT property, ActiveMQ's typed MAP) is handled by the back end reading the
+node's table once per type pair it expands to. Parse-time rules (grammar, literals, checks) stay
+in the front end.
 """
 from __future__ import annotations
 
-import enum
 import functools
-from dataclasses import dataclass
 
 from ..frontend.nodes import ArithOp, CompareOp
 from . import core as c
+from .decisions import (Between, CompareRule, Comparator, Computation, HeaderRule, Logic, NullEquality,
+                        NumericOrder, Order)
 from .dialects import Dialect
+from .like import like_segments
 from ..frontend import nodes as n
 from .types import JmsType, promote
 
@@ -27,131 +30,8 @@ __all__ = ["lower", "Comparator", "Computation", "Rules", "rules_for", "Order", 
            "HeaderRule"]
 
 
-class Order(enum.Enum):
-    """How two non-NULL values of comparable non-numeric types compare."""
-
-    #: Unlike types (or an ordering the dialect does not define): FALSE for any two values.
-    FALSE = "false"
-    #: The values compare as they are: ``=`` / ``<>`` on strings and booleans, boolean ordering.
-    PLAIN = "plain"
-    #: Strings ordered by UTF-16 code units (Java's ``String.compareTo``).
-    UTF16 = "utf16"
-
-
-@dataclass(frozen=True)
-class NumericOrder:
-    """Two numbers: both converted to ``type`` first, then compared.
-
-    ``total`` is ``Double.compareTo`` order for approximate types (NaN = NaN and greatest,
-    -0.0 < 0.0); otherwise Java's ``==``/``<`` (NaN compares false, -0.0 = 0.0).
-    """
-
-    type: JmsType
-    total: bool
-
-
-#: What a comparison of two non-NULL values of given types is: an `Order` or a `NumericOrder`.
-CompareRule = "Order | NumericOrder"
-
-
-class Between(enum.Enum):
-    """How ``x [NOT] BETWEEN lo AND hi`` is evaluated."""
-
-    #: Two-valued: FALSE when any operand is NULL, else ``x >= lo AND x <= hi`` (NOT: its negation).
-    NULL_IS_FALSE = "null_is_false"
-    #: ``x < lo OR x > hi`` (three-valued; used for NOT BETWEEN only).
-    OUTSIDE_AS_OR = "outside_as_or"
-    #: Three-valued ``x >= lo AND x <= hi`` (NOT: its Kleene negation).
-    KLEENE = "kleene"
-
-
-class Logic(enum.Enum):
-    """What AND and OR are (an n-ary node is the left fold of its operands)."""
-
-    #: SQL's three-valued (Kleene) AND/OR.
-    KLEENE = "kleene"
-    #: ActiveMQ r450141's ``LogicExpression`` (WSO2): AND is the first operand that is not TRUE
-    #: (TRUE when none is); OR is TRUE when any operand is, else the last operand's value. Both
-    #: are TRUE exactly when the Kleene operator is, so where only TRUE matters (a WHERE clause,
-    #: under AND/OR there) the Kleene form gives the same answer.
-    LEFT_FIRST = "left_first"
-
-
-@dataclass(frozen=True)
-class NullEquality:
-    """``l = r`` when an operand is NULL: the value (True, False or None for UNKNOWN) with NULL on
-    the left only, on the right only, and on both sides."""
-
-    left: "bool | None"
-    right: "bool | None"
-    both: "bool | None"
-
-
-@dataclass(frozen=True)
-class HeaderRule:
-    """What a header reads: ``fixed`` — always ``value`` (None: NULL), whatever the message holds;
-    otherwise the message's value, or ``value`` when the message has none (None: NULL)."""
-
-    fixed: bool
-    value: object = None
-
-
 _NO_HEADER_RULE = HeaderRule(False, None)
-
-
-@dataclass(frozen=True, eq=False)
-class Comparator:
-    """One comparison operator as a dialect decides it, for every pair of operand types: what
-    `lower` puts on each core comparison (`core.Compare`, the BETWEEN nodes' bounds), so that a
-    back end asks the node, never `Rules`. A table of data, built once per dialect and operator.
-
-    ``op``: the operator. ``eq``: not None when ``<>`` is evaluated as ``NOT (=)`` (so unlike types
-    give TRUE); it is the ``=`` comparator. ``nulls``: what ``=`` gives with a NULL operand
-    (`NullEquality`), None when a NULL operand makes the comparison UNKNOWN. ``converts_strings``:
-    a string compared with a number or boolean is converted first (`conversion` says how).
-    """
-
-    op: CompareOp
-    eq: "Comparator | None"
-    nulls: "NullEquality | None"
-    converts_strings: bool
-    orders: dict  # (lt, rt) -> `CompareRule`, every pair of static JMS types
-    conversions: dict  # (lt, rt) -> ("left" | "right" | "error", JmsType | None), converted pairs only
-
-    def rule(self, lt: JmsType, rt: JmsType) -> CompareRule:
-        """How ``l op r`` compares two non-NULL values of the static types ``lt`` and ``rt``."""
-        return self.orders[(lt, rt)]
-
-    def conversion(self, lt, rt) -> "tuple[str, JmsType | None] | None":
-        """Which side of a string vs number/boolean pair is converted (`Rules.string_conversion`)."""
-        return self.conversions.get((lt, rt))
-
-
 _STATIC = tuple(t for t in JmsType if t.is_static)
-
-
-@dataclass(frozen=True, eq=False)
-class Computation:
-    """One arithmetic operator as a dialect decides it, for every pair of operand types: what
-    `lower` puts on each core arithmetic node (`core.Compute`); a table of data, built once per
-    dialect and operator.
-
-    ``result(lt, rt)`` is the type ``l op r`` computes in for non-NULL operands (`Rules.arithmetic`):
-    STRING for string concatenation, an exact type for Java's wrapping integer arithmetic, an
-    approximate one for IEEE arithmetic, None for no value (NULL). ``text_jdk``: the Java version whose
-    ``Double.toString`` turns a number into text when concatenating.
-    """
-
-    op: ArithOp
-    results: dict  # (lt, rt) -> JmsType | None, every pair of static JMS types
-    concatenates: bool  # a string on the left concatenates whatever is on the right (a list too)
-    text_jdk: int
-
-    def result(self, lt, rt) -> "JmsType | None":
-        """The type ``l op r`` computes in (see the class); ``lt``/``rt`` may be a function's list."""
-        if (lt, rt) in self.results:
-            return self.results[(lt, rt)]
-        return JmsType.STRING if self.concatenates and lt is JmsType.STRING else None
 
 
 @functools.lru_cache(maxsize=None)
@@ -170,7 +50,14 @@ def _comparator(rules: "Rules", op: CompareOp) -> Comparator:
             how = rules.string_conversion(a, b)
             if how is not None:
                 conversions[(a, b)] = how
-    return Comparator(op, eq, rules.eq_nulls(op), rules.converts_strings, orders, conversions)
+    base_op = CompareOp.EQ if eq is not None else op
+    unlike = {}
+    if rules.eq_nulls(base_op) is None:
+        for a in _STATIC:
+            for b in _STATIC:
+                if rules.compare(base_op, a, b) is Order.FALSE and rules.string_conversion(a, b) is None:
+                    unlike[(a.name, b.name)] = eq is not None
+    return Comparator(op, eq, rules.eq_nulls(op), rules.converts_strings, orders, conversions, unlike)
 
 
 class Rules:
@@ -342,9 +229,17 @@ def rules_for(dialect: Dialect) -> Rules:
 
 # -- the lowering pass: a selector tree → the core language (`core`) ------------------------------
 
-def lower(root: "n.Node | None", rules: Rules, types=None) -> "n.Node | None":
+def lower(root: "n.Node | None", rules: Rules, types=None, constants=None) -> "n.Node | None":
     """The core tree of ``root`` for the dialect of ``rules``: every construct whose meaning the
     dialect decides replaced by the `core` node that says which meaning it has (see `core`).
+
+    Constants are folded here, once: a name of ``constants`` (``{name: (value, JmsType)}``, what
+    the binder knows every message reads: a property the table cannot hold is ``(None,
+    JmsType.NULL)``, a header the dialect fixes its value) becomes a `nodes.Literal`, and every
+    node whose operands are all literals becomes the literal of its value (``JmsType.NULL``
+    for NULL, `functions.LIST` for an ActiveMQ list), computed by the scalar rules
+    (`scalar.apply`, `functions.call_function`) the reference interpreter is made of. So no back
+    end folds or asks the interpreter: each renders a literal.
 
     Sub-trees that do not change are shared with ``root``. ``types`` (a `typed_tree.TypedTree`
     of ``root``, optional) learns the type of every new node, so a back end can ask it about the
@@ -352,7 +247,21 @@ def lower(root: "n.Node | None", rules: Rules, types=None) -> "n.Node | None":
     """
     if root is None:
         return None
-    return _Lowering(rules, types).lower(root)
+    return _Lowering(rules, types, constants).lower(root)
+
+
+_LITERAL = n.Literal
+
+
+def _fold(node, operands):
+    """The literal of ``node`` (a core node) whose operands are the literals ``operands``."""
+    from . import scalar  # scalar builds on this module's decisions (Comparator...): imported late
+    from .functions import call_function
+    from .values import TypedValue
+
+    values = [None if o.type is JmsType.NULL else TypedValue(o.type, o.value) for o in operands]
+    v = call_function(node.name, values, node.text_jdk) if type(node) is c.Call else scalar.apply(node, values)
+    return _LITERAL(None, JmsType.NULL, node.span) if v is None else _LITERAL(v.value, v.type, node.span)
 
 
 @functools.lru_cache(maxsize=64)
@@ -363,65 +272,148 @@ def _negations(rules: Rules) -> tuple:
 
 
 class _Lowering:
-    __slots__ = ("rules", "types", "and_", "or_", "left_first", "negations")
+    """One lowering: ``lower`` dispatches on the node's class (`_LOWER`); each method lowers the
+    operands, builds the core node, folds it when every operand is a literal (`_fold`) and tells
+    the typed tree (`_done`)."""
 
-    def __init__(self, rules: Rules, types):
-        self.rules, self.types = rules, types
+    __slots__ = ("rules", "types", "and_", "or_", "left_first", "negations", "constants", "columns")
+
+    def __init__(self, rules: Rules, types, constants=None):
+        self.rules, self.types, self.constants = rules, types, constants
+        self.columns = None if types is None else types.column_types
         self.left_first = rules.and_or is Logic.LEFT_FIRST
         self.and_, self.or_ = (c.LeftFirstAnd, c.LeftFirstOr) if self.left_first else (c.KleeneAnd, c.KleeneOr)
         self.negations = _negations(rules)
 
     def lower(self, node):
-        t = type(node)
-        if t is n.Literal or t is n.Identifier:
-            return node
-        low = self.lower
-        if t is n.And or t is n.Or:
-            out = (self.and_ if t is n.And else self.or_)(tuple(low(o) for o in node.operands), node.span)
-        elif t is n.Between:
-            x, lo, hi = low(node.operand), low(node.low), low(node.high)
-            how = self.rules.between(node.negated)
-            cmp = self.rules.comparator
-            if how is Between.NULL_IS_FALSE:
-                out = c.TwoValuedBetween(x, lo, hi, node.negated, node.span, cmp(GE), cmp(LE))
-            elif how is Between.OUTSIDE_AS_OR:
-                out = c.OutsideBetween(x, lo, hi, True, node.span, cmp(LT), cmp(GT), self.left_first)
-            else:
-                out = c.InsideBetween(x, lo, hi, node.negated, node.span, cmp(GE), cmp(LE), self.left_first)
-        elif t is n.InList:
-            out = c.InStrings(low(node.operand), node.values, node.negated, node.span,
-                              self.rules.in_non_string(node.negated))
-        else:
-            out = self._rebuilt(node, t)
-        if out is not node and self.types is not None:
+        try:
+            how = _LOWER[type(node)]
+        except KeyError:
+            raise TypeError(f"not a selector node: {node!r}") from None
+        return how(self, node)
+
+    def _done(self, out, node):
+        if self.types is not None:
             self.types.derive(out, node)
         return out
 
-    def _rebuilt(self, node, t):
-        """``node`` with lowered children (itself when none changed)."""
+    def _literal(self, node):
+        return node
+
+    def _identifier(self, node):
+        known = self.constants.get(node.name) if self.constants else None
+        if known is None:
+            return node
+        return self._done(_LITERAL(known[0], known[1] if known[0] is not None else JmsType.NULL, node.span), node)
+
+    def _logic(self, node):
+        kids = tuple(map(self.lower, node.operands))
+        out = (self.and_ if type(node) is n.And else self.or_)(kids, node.span)
+        for k in kids:
+            if type(k) is not _LITERAL:
+                break
+        else:
+            out = _fold(out, kids)
+        if self.types is not None:
+            self.types.derive(out, node)
+        return out
+
+    def _comparison(self, node):
         low = self.lower
-        if t is n.Comparison:
-            return c.Compare(node.op, low(node.left), low(node.right), node.span, self.rules.comparator(node.op))
-        if t is n.Arithmetic:
-            return c.Compute(node.op, low(node.left), low(node.right), node.span, self.rules.computation(node.op))
-        if t is n.FunctionCall:
-            return c.Call(node.name, tuple(low(a) for a in node.args), node.span, self.rules.text_jdk)
-        if t is n.Unary:
-            x = low(node.operand)
-            if node.op is n.UnaryOp.MINUS:
-                return c.Negate(node.op, x, node.span, self.negations)
-            return c.Plus(node.op, x, node.span, self.rules.plus_keeps(JmsType.STRING))
-        if t is n.Like:
-            return c.LikeString(low(node.operand), node.pattern, node.escape, node.negated, node.span,
-                                self.rules.like_non_string(node.negated))
-        if t in (n.Not, n.IsNull):
-            x = low(node.operand)
-            if x is node.operand:
-                return node
-            if t is n.Not:
-                return t(x, node.span)
-            return t(x, node.negated, node.span)
-        raise TypeError(f"not a selector node: {node!r}")
+        l, r = low(node.left), low(node.right)
+        cmp = self.rules.comparator(node.op)
+        unlike = _unlike(cmp, self.columns, l, r) if cmp.unlike and self.columns is not None else None
+        if unlike is None:
+            out = c.Compare(node.op, l, r, node.span, cmp)
+        else:
+            out = c.UnlikeTypes(node.op, l, r, node.span, unlike)
+        if type(l) is _LITERAL and type(r) is _LITERAL:
+            out = _fold(out, (l, r))
+        if self.types is not None:  # `_done`, inline: the commonest node
+            self.types.derive(out, node)
+        return out
+
+    def _arithmetic(self, node):
+        low = self.lower
+        l, r = low(node.left), low(node.right)
+        out = c.Compute(node.op, l, r, node.span, self.rules.computation(node.op))
+        if type(l) is _LITERAL and type(r) is _LITERAL:
+            out = _fold(out, (l, r))
+        return self._done(out, node)
+
+    def _between(self, node):
+        low = self.lower
+        x, lo, hi = low(node.operand), low(node.low), low(node.high)
+        how = self.rules.between(node.negated)
+        cmp = self.rules.comparator
+        if how is Between.NULL_IS_FALSE:
+            out = c.TwoValuedBetween(x, lo, hi, node.negated, node.span, cmp(GE), cmp(LE))
+        elif how is Between.OUTSIDE_AS_OR:
+            out = c.OutsideBetween(x, lo, hi, True, node.span, cmp(LT), cmp(GT), self.left_first)
+        else:
+            out = c.InsideBetween(x, lo, hi, node.negated, node.span, cmp(GE), cmp(LE), self.left_first)
+        if type(x) is _LITERAL and type(lo) is _LITERAL and type(hi) is _LITERAL:
+            out = _fold(out, (x, lo, hi))
+        return self._done(out, node)
+
+    def _in_list(self, node):
+        x = self.lower(node.operand)
+        out = c.InStrings(x, node.values, node.negated, node.span, self.rules.in_non_string(node.negated))
+        return self._done(_fold(out, (x,)) if type(x) is _LITERAL else out, node)
+
+    def _like(self, node):
+        x = self.lower(node.operand)
+        out = c.LikeString(x, node.pattern, node.escape, node.negated, node.span,
+                           self.rules.like_non_string(node.negated), like_segments(node.pattern, node.escape))
+        return self._done(_fold(out, (x,)) if type(x) is _LITERAL else out, node)
+
+    def _unary(self, node):
+        x = self.lower(node.operand)
+        if node.op is n.UnaryOp.MINUS:
+            out = c.Negate(node.op, x, node.span, self.negations)
+        else:
+            out = c.Plus(node.op, x, node.span, self.rules.plus_keeps(JmsType.STRING))
+        return self._done(_fold(out, (x,)) if type(x) is _LITERAL else out, node)
+
+    def _not_or_is_null(self, node):
+        """`nodes.Not` and `nodes.IsNull` are core nodes as they are (itself when the operand is)."""
+        x = self.lower(node.operand)
+        if type(x) is _LITERAL:
+            return self._done(_fold(node, (x,)), node)
+        if x is node.operand:
+            return node
+        out = n.Not(x, node.span) if type(node) is n.Not else n.IsNull(x, node.negated, node.span)
+        return self._done(out, node)
+
+    def _call(self, node):
+        kids = tuple(map(self.lower, node.args))
+        out = c.Call(node.name, kids, node.span, self.rules.text_jdk)
+        for k in kids:
+            if type(k) is not _LITERAL:
+                return self._done(out, node)
+        return self._done(_fold(out, kids), node)
+
+
+#: How `_Lowering.lower` lowers each front-end node class.
+_LOWER = {n.Literal: _Lowering._literal, n.Identifier: _Lowering._identifier, n.And: _Lowering._logic,
+          n.Or: _Lowering._logic, n.Comparison: _Lowering._comparison, n.Arithmetic: _Lowering._arithmetic,
+          n.Between: _Lowering._between, n.InList: _Lowering._in_list, n.Like: _Lowering._like,
+          n.Unary: _Lowering._unary, n.Not: _Lowering._not_or_is_null, n.IsNull: _Lowering._not_or_is_null,
+          n.FunctionCall: _Lowering._call}
+
+
+def _unlike(cmp: Comparator, columns: dict, left, right) -> "bool | None":
+    """What ``left op right`` gives for any two values when the static types of both operands
+    (a literal's, a name's in ``columns``: `TypedTree.column_types`) never compare under ``cmp``
+    — False, or True for ``<>`` as ``NOT =`` — else None (a `core.Compare` decides per row). Not
+    when ``=`` has a NULL rule (`NullEquality`): a NULL operand would not simply be UNKNOWN."""
+    t = type(left)
+    lt = left.type if t is _LITERAL else columns.get(left.name) if t is n.Identifier else None
+    if lt is None:
+        return None
+    t = type(right)
+    rt = right.type if t is _LITERAL else columns.get(right.name) if t is n.Identifier else None
+    return None if rt is None else cmp.unlike.get((lt._name_, rt._name_))
 
 
 GE, LE, LT, GT = CompareOp.GE, CompareOp.LE, CompareOp.LT, CompareOp.GT

@@ -12,13 +12,13 @@ from __future__ import annotations
 from ..frontend.nodes import ArithOp, CompareOp
 from . import core as c
 from . import javanum as jn
-from .like import compile_like
+from .like import segments_matcher
 from .lowering import Comparator, Computation, NumericOrder, Order
 from ..frontend import nodes as n
 from .types import JmsType
 from .values import TypedValue
 
-__all__ = ["truth", "compare", "java_equals", "arithmetic", "negate", "identity", "kleene_and", "kleene_or", "kleene_not",
+__all__ = ["truth", "compare", "unlike_types", "java_equals", "arithmetic", "negate", "identity", "kleene_and", "kleene_or", "kleene_not",
            "left_first_and", "left_first_or", "two_valued_between", "inside_between", "outside_between",
            "in_strings", "like", "apply"]
 
@@ -149,6 +149,11 @@ def compare_converted(cmp: Comparator, lv: TypedValue, rv: TypedValue, conversio
         return False
     conv = TypedValue(t, value)
     return compare(cmp, conv, rv) if side == "left" else compare(cmp, lv, conv)
+
+
+def unlike_types(lv, rv, value: bool) -> "bool | None":
+    """`core.UnlikeTypes`: UNKNOWN when an operand is NULL, else ``value``."""
+    return None if lv is None or rv is None else value
 
 
 def java_equals(a: TypedValue, b: TypedValue) -> bool:
@@ -282,13 +287,14 @@ def in_strings(v, values: tuple, negated: bool, non_string: "bool | None") -> "b
     return (not t) if negated else t
 
 
-def like(v, pattern: str, escape: "str | None", negated: bool, non_string: "bool | None") -> "bool | None":
-    """`core.LikeString`: UNKNOWN for NULL, the match for a string, ``non_string`` otherwise."""
+def like(v, segments: tuple, negated: bool, non_string: "bool | None") -> "bool | None":
+    """`core.LikeString`: UNKNOWN for NULL, the match of the pattern planned as ``segments``
+    (`like.like_segments`) for a string, ``non_string`` otherwise."""
     if v is None:
         return None
     if v.type is not JmsType.STRING:
         return non_string
-    t = v.type is JmsType.STRING and compile_like(pattern, escape).matches(v.value)
+    t = segments_matcher(segments).matches(v.value)
     return (not t) if negated else t
 
 
@@ -300,8 +306,9 @@ def apply(node: n.Node, values: list) -> "TypedValue | None":
     """The value of the core node ``node`` given the values of its operands (`nodes.children`
     order).
 
-    The reference interpreter is this applied bottom up; the Arrow evaluator folds constant
-    nodes with it. Function calls are `functions.call_function` (which builds on this module).
+    The reference interpreter is this applied bottom up; `lowering.lower` folds constant nodes
+    with it (so no back end computes a constant). Function calls are `functions.call_function`
+    (which builds on this module).
     """
     t = type(node)
     if t is n.Not:
@@ -316,6 +323,8 @@ def apply(node: n.Node, values: list) -> "TypedValue | None":
         return _bool(left_first_or([truth(v) for v in values]))
     if t is c.Compare:
         return _bool(compare(node.cmp, values[0], values[1]))
+    if t is c.UnlikeTypes:
+        return _bool(unlike_types(values[0], values[1], node.value))
     if t is c.Compute:
         return arithmetic(node.how, values[0], values[1])
     if t is c.Negate:
@@ -331,7 +340,7 @@ def apply(node: n.Node, values: list) -> "TypedValue | None":
     if t is c.InStrings:
         return _bool(in_strings(values[0], tuple(lit.value for lit in node.values), node.negated, node.non_string))
     if t is c.LikeString:
-        return _bool(like(values[0], node.pattern, node.escape, node.negated, node.non_string))
+        return _bool(like(values[0], node.segments, node.negated, node.non_string))
     if t is n.IsNull:
         return _bool((values[0] is None) != node.negated)
     raise TypeError(f"no scalar rule for {t.__name__} (not a core node: lower the tree first)")

@@ -69,9 +69,16 @@ class TypedTree:
             self._compute()
         return id(self._node(node)) in self._dynamic
 
+    @property
+    def column_types(self) -> dict:
+        """Each name's `JmsType` (what the binder found; read-only by convention): the type of
+        an identifier, known without computing the tree."""
+        return self._columns
+
     def derive(self, new: n.Node, old: n.Node) -> None:
         """Record that ``new`` (a core node `lowering.lower` made of ``old``) has ``old``'s type."""
-        self._aliases[id(new)] = self._node(old)
+        aliases = self._aliases
+        aliases[id(new)] = aliases.get(id(old), old)
 
     def __len__(self):
         if self._types is None:

@@ -286,3 +286,40 @@ def test_lowering_leaves_no_front_end_construct():
         assert kinds <= set(core.CORE_TYPES), (d.name, kinds - set(core.CORE_TYPES))
         assert {core.InStrings} <= kinds and kinds & {core.KleeneAnd, core.LeftFirstAnd}, d.name
     assert lowered >= 8, lowered
+
+
+def _calls_apply(path: Path) -> bool:
+    """Whether a module calls the scalar rules' `apply` (``scalar.apply`` / ``sem.apply`` / an imported ``apply``)."""
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Attribute) and node.attr == "apply" and isinstance(node.value, ast.Name) \
+                and node.value.id in ("sem", "scalar"):
+            return True
+        if isinstance(node, ast.ImportFrom) and (node.module or "").endswith("scalar") \
+                and any(a.name == "apply" for a in node.names):
+            return True
+    return False
+
+
+def test_constants_are_folded_once_in_lowering():
+    # `lowering.lower` folds every node whose operands are constant (scalar.apply); no back end
+    # folds again or evaluates a constant with the interpreter's rules
+    assert _calls_apply(PACKAGE / "semantics/lowering.py")  # the scan sees a call (not vacuous)
+    folding = sorted(rel for rel, path in _modules() if rel in BACK_ENDS - {"semantics/scalar.py"} and _calls_apply(path))
+    assert not folding, f"fold constants in lowering.lower, render the literal: {folding}"
+
+
+def _names(path: Path) -> set:
+    return {node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else a.name
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+            for a in (node.names if isinstance(node, ast.ImportFrom) else [None])
+            if isinstance(node, (ast.Name, ast.Attribute)) or (isinstance(node, ast.ImportFrom) and a is not None)}
+
+
+def test_one_like_planner():
+    # `lowering.lower` plans each LIKE pattern once (`like.like_segments` → `LikeString.segments`);
+    # back ends render the plan and never plan a pattern again
+    planners = {"like_segments", "like_tokens", "compile_like"}
+    assert "like_segments" in _names(PACKAGE / "semantics/lowering.py")  # the scan sees names
+    replanning = sorted((rel, sorted(_names(path) & planners)) for rel, path in _modules()
+                        if rel in BACK_ENDS and _names(path) & planners)
+    assert not replanning, f"render core.LikeString.segments instead: {replanning}"

@@ -6,6 +6,8 @@ decisions themselves, so "where are the BETWEEN rules?" has an answer in code.
 """
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from jms_selector_spark.frontend.nodes import ArithOp, CompareOp
@@ -126,3 +128,127 @@ def test_not_between_as_or_and_in_on_non_strings():
     assert len(outside) == 1  # ActiveMQ's NOT BETWEEN is `a < 1 OR a > 2`
     assert (outside[0].low_cmp.op, outside[0].high_cmp.op) == (C.LT, C.GT)
     assert len(in_) == 1 and in_[0].non_string is amq.in_non_string(True)
+
+
+# -- constants: folded once, in lowering ----------------------------------------------------------
+
+def _lowered_root(text, dialect, schema=None):
+    from jms_selector_spark.binder import Binding, bind
+    from jms_selector_spark.frontend.selector import parse
+    from jms_selector_spark.semantics.lowering import lower
+
+    d = get_dialect(dialect)
+    sel = parse(text, dialect=d)
+    if schema is None:
+        return lower(sel.root, rules_for(d))
+    return bind(sel, schema, Binding.of(unknown_properties="null")).core
+
+
+@pytest.mark.parametrize("text, dialect, value, type_", [
+    ("2147483647 + 1", "activemq", -2147483648, T.INT),     # int literals: Java int wraps
+    ("2147483647 + 1", "jms", 2147483648, T.LONG),          # every jms literal is a long
+    ("9223372036854775807 + 1", "jms", -9223372036854775808, T.LONG),
+    ("7 / 2", "jms", 3, T.LONG),                            # integer division truncates
+    ("7 / 2", "activemq", 3.5, T.DOUBLE),                   # ActiveMQ divides in double
+    ("5 / 0", "jms", None, T.NULL),                         # Java throws: no value
+    ("5 / 0", "activemq", math.inf, T.DOUBLE),
+    ("-(3)", "jms", -3, T.LONG),
+    ("'a' + 1", "activemq", "a1", T.STRING),                # concatenation
+    ("'a' + 1.5", "activemq", "a1.5", T.STRING),            # Java's Double.toString, at lowering
+    ("'a' * 2", "activemq", None, T.NULL),                  # no value
+])
+def test_constant_arithmetic_folds_to_a_literal(text, dialect, value, type_):
+    from jms_selector_spark.frontend import nodes
+
+    root = _lowered_root(f"x = ({text})", dialect)
+    lit = root.right
+    assert type(lit) is nodes.Literal and lit.type is type_ and lit.value == value, lit
+
+
+@pytest.mark.parametrize("text, dialect, value", [
+    ("1 = 1.0", "jms", True),
+    ("'1' = 1", "activemq", False),                         # unlike types
+    ("nosuch = nosuch2", "activemq", True),                 # ActiveMQ's NULL equality
+    ("nosuch = nosuch2", "jms", None),
+    ("nosuch BETWEEN 1 AND 2", "jms", False),               # the two-valued BETWEEN
+    ("NOT (nosuch BETWEEN 1 AND 2)", "activemq", None),
+    ("'abc' LIKE 'a%'", "jms", True),
+    ("nosuch NOT IN ('x', 'y')", "jms", None),
+    ("TRUE AND nosuch = 1", "jms", None),
+    ("REGEX('^a', 'abc')", "activemq", True),
+    ("INLIST(SPLIT('a,b', ','), 'b')", "activemq", True),
+])
+def test_constant_conditions_fold_to_the_interpreters_value(text, dialect, value):
+    # `nosuch`: a property the table cannot hold (the binder's constant NULL)
+    from jms_selector_spark.frontend import nodes
+    from jms_selector_spark.interpreter import evaluate
+
+    root = _lowered_root(text, dialect, {"x": "long"})
+    assert root == nodes.Literal(value, T.NULL if value is None else T.BOOLEAN), root
+    assert evaluate(text, dialect=dialect) is value
+
+
+def test_only_constant_operands_fold_and_lists_stay_lists():
+    from jms_selector_spark.frontend import nodes
+    from jms_selector_spark.semantics import core
+    from jms_selector_spark.semantics.functions import LIST
+
+    (cmp,) = [x for x in _core_nodes("x > 2 * 3 + 1", "jms") if isinstance(x, core.Compare)]
+    assert type(cmp.right) is nodes.Literal and (cmp.right.value, cmp.right.type) == (7, T.LONG)
+    assert type(cmp.left) is nodes.Identifier  # a property: not constant
+    call = _lowered_root("INLIST(MAKELIST(1, 'a'), x)", "activemq")
+    assert type(call) is core.Call and call.args[0].type == LIST
+    assert [v.value for v in call.args[0].value] == [1, "a"]
+
+
+def test_names_the_binder_knows_are_constant_fold_too():
+    from jms_selector_spark.frontend import nodes
+    from jms_selector_spark.semantics import core
+
+    # a property the table cannot hold is NULL: `nosuch + 1 > x` is UNKNOWN whatever x is, but
+    # only the constant sub-tree folds (x is still read: the node is a comparison with NULL)
+    root = _lowered_root("nosuch + 1 > x", "jms", {"x": "long"})
+    assert type(root) is core.Compare and type(root.left) is nodes.Literal and root.left.type is T.NULL
+    assert _lowered_root("nosuch IS NULL", "jms", {"x": "long"}) == nodes.Literal(True, T.BOOLEAN)
+    # WSO2 fixes JMSRedelivered to FALSE (Rules.header): a constant, folded
+    root = _lowered_root("JMSRedelivered OR x > 1", "wso2", {"x": "long"})
+    assert type(root.operands[0]) is nodes.Literal and root.operands[0].value is False
+
+
+def test_the_typed_tree_knows_folded_nodes():
+    from jms_selector_spark.binder import bind
+    from jms_selector_spark.frontend import nodes
+    from jms_selector_spark.frontend.selector import parse
+
+    bound = bind(parse("x > 2 * 3"), {"x": "int"})
+    lit = bound.core.right
+    assert type(lit) is nodes.Literal and bound.types.type_of(lit) is T.LONG and not bound.types.reads_dynamic(lit)
+
+
+@pytest.mark.parametrize("text, dialect, value", [
+    ("color = 5", "jms", False), ("5 > color", "jms", False), ("color <> 5", "jms", False),
+    ("color > 5", "activemq", False),   # ActiveMQ's `=` has its NULL rule: only orderings here
+    ("color <> 5", "rabbitmq", True),   # `<>` is NOT (=) there, and `=` has no NULL rule
+    ("color < s", "jms", False),        # strings have no order in JMS
+    ("b = 1", "jms", False),
+])
+def test_unlike_static_types_are_decided_at_lowering(text, dialect, value):
+    from jms_selector_spark.binder import bind
+    from jms_selector_spark.frontend.selector import parse
+    from jms_selector_spark.semantics import core
+
+    root = bind(parse(text, dialect=dialect), {"color": "string", "s": "string", "b": "boolean", "w": "long"}).core
+    assert type(root) is core.UnlikeTypes and root.value is value, root
+
+
+@pytest.mark.parametrize("text, dialect", [
+    ("w = 5", "jms"), ("color = 5", "activemq"),  # like types; ActiveMQ's `=` NULL rule
+    ("color = w + 1", "jms"),                     # not a literal or a name: the Comparator decides per row
+])
+def test_other_comparisons_stay_compare(text, dialect):
+    from jms_selector_spark.binder import bind
+    from jms_selector_spark.frontend.selector import parse
+    from jms_selector_spark.semantics import core
+
+    root = bind(parse(text, dialect=dialect), {"color": "string", "w": "long"}).core
+    assert type(root) is core.Compare, root
