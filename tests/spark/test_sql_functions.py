@@ -119,8 +119,10 @@ HYBRID_SELECTORS = [
     "REGEX(JMSType, color) OR urgent",
     "JMSPriority >= 4 AND NOT (SPLIT(color, ',') IS NULL AND weight IS NULL)",
     "INLIST(SPLIT(JMSDeliveryMode, '_'), 'PERSISTENT') AND NOT urgent",
-    "SPLIT('a b', ' ') IS NOT NULL",   # reads no column at all
 ]
+#: No native form either, but reading no column: `lowering.lower` folds it (TRUE, FALSE), so the
+#: function is native and runs no Python at all.
+FOLDED_SELECTORS = ["SPLIT('a b', ' ') IS NOT NULL", "INLIST(SPLIT('a,b', ','), 'c') OR color = 'blue'"]
 
 
 def _python_inputs(plan: str) -> list:
@@ -134,6 +136,8 @@ def _python_inputs(plan: str) -> list:
 def test_registered_hybrid_selector_functions(spark, messages, ansi):
     for k, sel in enumerate(HYBRID_SELECTORS):
         register_selector(spark, f"hyb_{k}", sel, "sqlfn_messages", dialect="activemq")
+    for k, sel in enumerate(FOLDED_SELECTORS):
+        register_selector(spark, f"folded_{k}", sel, "sqlfn_messages", dialect="activemq")
     with sql_conf(spark, {"spark.sql.ansi.enabled": ansi}):
         for k, sel in enumerate(HYBRID_SELECTORS):
             q = spark.sql(f"SELECT JMSMessageID FROM sqlfn_messages WHERE hyb_{k}(struct(*))")
@@ -141,6 +145,10 @@ def test_registered_hybrid_selector_functions(spark, messages, ansi):
             calls = _python_inputs(_plan(q))
             assert calls, sel  # the fallback piece runs in Python...
             assert not any("'" in c or "decode(" in c for c in calls), calls  # ...without the selector text
+        for k, sel in enumerate(FOLDED_SELECTORS):
+            q = spark.sql(f"SELECT JMSMessageID FROM sqlfn_messages WHERE folded_{k}(struct(*))")
+            assert sorted(r[0] for r in q.collect()) == _expected(sel, "activemq"), sel
+            assert not _python_inputs(_plan(q)), sel
 
 
 def test_registered_hybrid_function_pushes_the_native_part_and_sends_only_what_the_udf_reads(spark, messages):
