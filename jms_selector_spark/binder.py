@@ -247,7 +247,8 @@ def bind(selector: Selector, schema, binding: "Binding | None" = None) -> BoundS
     # the dialect does not make selectable (in `jms`, JMSExpiration names a property, which such a
     # table does not have: NULL; nor does it read Solace's SequenceNo column as a property:
     # ``headers={"SequenceNo": "other"}`` moves the header elsewhere).
-    header_columns = {binding.headers.get(h, h) for h in selector.dialect.headers | HEADER_TYPES.keys()}
+    headers = _header_names(selector.dialect)
+    header_columns = {binding.headers.get(h, h) for h in headers} if binding.headers else headers
     refs = {}
     for name in selector.identifiers:
         refs[name] = _declared(_resolve(name, selector, fields, props_type, header_columns, binding), selector,
@@ -256,6 +257,13 @@ def bind(selector: Selector, schema, binding: "Binding | None" = None) -> BoundS
     if binding.unknown_properties == "error":
         _raise_unknown(bound, fields, props_type)
     return bound
+
+
+@functools.lru_cache(maxsize=64)
+def _header_names(dialect) -> frozenset:
+    """The dialect's headers and the data model's (`HEADER_TYPES`): a pure function of the
+    immutable dialect, cached (bounded)."""
+    return frozenset(dialect.headers | HEADER_TYPES.keys())
 
 
 def _declared(ref: ColumnRef, selector: Selector, binding: Binding) -> ColumnRef:
@@ -371,6 +379,8 @@ def check_options(schema, binding: "Binding | None") -> None:
     if binding is None:
         return
     fields = _fields(schema)
+    if not binding.headers and not binding.properties_given:
+        return  # nothing named (the common case)
     available = ", ".join(map(repr, fields)) or "none"
     known = set(HEADER_TYPES)
     for header, column in binding.headers.items():

@@ -55,9 +55,8 @@ from __future__ import annotations
 import itertools
 import re
 import warnings
-from dataclasses import replace
 
-from ..binder import Binding, BoundSelector, bind, check_options, warn_unknown_properties
+from ..binder import Binding, BoundSelector, bind, check_options, to_schema, warn_unknown_properties
 from ..frontend import nodes as n
 from ..frontend.errors import UnsupportedSelectorError
 from ..frontend.selector import Selector, as_selector
@@ -175,7 +174,7 @@ class SparkSqlGenerator(SqlComparisons, SqlArithmetic, SqlLogic, NodeVisitor):
                 continue
             name = self._let_name()
             binds.append((name, v))
-            args.append(replace(v, sql=name, atomic=True))
+            args.append(v._replace(sql=name, atomic=True))
         out = make(*args)
         sql = out.sql
         for name, v in reversed(binds):
@@ -184,7 +183,7 @@ class SparkSqlGenerator(SqlComparisons, SqlArithmetic, SqlLogic, NodeVisitor):
                 sql = f"transform(array({v.sql}), {name} -> {sql})[0]"
             elif uses == 1:
                 sql = re.sub(rf"\b{name}\b", lambda _m, text=v.op(): text, sql)
-        return out if sql == out.sql else replace(out, sql=sql, atomic=True)
+        return out if sql == out.sql else out._replace(sql=sql, atomic=True)
 
     # -- truth ----------------------------------------------------------------------------------
     def truth(self, node) -> V:
@@ -385,6 +384,7 @@ def selector_to_sql(selector, schema=None, *, dialect=None, headers=None, proper
     sel = as_selector(selector, dialect)
     binding = Binding.of(headers, properties, property_types, unknown_properties)
     if schema is not None:
+        schema = to_schema(schema)  # once, for the check and the binding
         check_options(schema, binding)
     if sel.root is None:
         return "TRUE"

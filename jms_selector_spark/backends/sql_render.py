@@ -14,7 +14,7 @@ It decides nothing about JMS semantics: the generator (`spark_sql`, `sql_compare
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 from ..frontend.errors import UnsupportedSelectorError
 from ..semantics.types import INT_MAX, INT_MIN, LONG_MIN, JmsType
@@ -63,9 +63,12 @@ def _double_literal(v: float) -> str:
     return text + "D"
 
 
-@dataclass(frozen=True)
-class V:
-    """A translated value: SQL text, static JMS type, and what the generator knows about it."""
+class V(NamedTuple):
+    """A translated value: SQL text, static JMS type, and what the generator knows about it.
+
+    Immutable (a named tuple: the generator makes a few dozen per selector, and a tuple is
+    built in one step where a frozen dataclass sets each field apart); `_replace` gives a
+    changed copy."""
 
     sql: str
     type: JmsType
@@ -175,7 +178,7 @@ def _neg_zero_test(sql: str) -> str:
 
 
 def _nonnull(v: V) -> V:
-    return replace(v, nullable=False)
+    return v._replace(nullable=False)
 
 
 

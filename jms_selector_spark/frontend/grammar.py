@@ -37,12 +37,17 @@ class Grammar:
     # -- helpers -----------------------------------------------------------------------------
     def _tok_span(self, p, i) -> Span:
         value = p[i]
-        raw = value[1] if isinstance(value, tuple) else getattr(value, "raw", value)
-        return Span(p.lexpos(i), p.lexpos(i) + len(raw))
+        if type(value) is str:  # the common case first (a keyword, an operator, a name)
+            raw = value
+        else:  # (value, source text) of a literal; a QuotedName's quoted source
+            raw = value[1] if isinstance(value, tuple) else getattr(value, "raw", value)
+        start = p.lexpos(i)
+        return Span(start, start + len(raw))
 
     def _span(self, p, first, last) -> Span:
-        a = p[first].span if isinstance(p[first], n.Node) else self._tok_span(p, first)
-        b = p[last].span if isinstance(p[last], n.Node) else self._tok_span(p, last)
+        a, b = p[first], p[last]
+        a = a.span if isinstance(a, n.Node) else self._tok_span(p, first)
+        b = b.span if isinstance(b, n.Node) else self._tok_span(p, last)
         return a.cover(b)
 
     def _fail(self, cls, message, span):
@@ -66,10 +71,13 @@ class Grammar:
         except BrokerLikeError as e:
             self._fail(SelectorSyntaxError, str(e), span)
 
-    def _allow(self, name: str, span: Span):
-        """Reject an operator the dialect does not have (`Dialect.operators`; MQe's subset)."""
+    def _allow(self, name: str, p, first: int, last: "int | None" = None):
+        """Reject an operator the dialect does not have (`Dialect.operators`; MQe's subset), at
+        the span of token ``first`` (through ``last``: NOT BETWEEN, IS NOT NULL). The span is
+        made only for the error: most dialects have every operator."""
         ops = self.dialect.operators
         if ops is not None and name not in ops:
+            span = self._tok_span(p, first) if last is None else self._keywords(p, first, last)
             have = ", ".join(sorted(ops, key=lambda o: (o.strip("=<>") != "", o)))
             self._fail(SelectorSyntaxError, f"{name} is not supported by the {self.dialect.name!r} dialect"
                        f" (it has only {have})", span)
@@ -97,18 +105,18 @@ class Grammar:
 
     # -- the predicates' bodies: the same in every variant, whose productions (docstrings) differ --
     def _comparison(self, p):
-        self._allow(p[2], self._tok_span(p, 2))
+        self._allow(p[2], p, 2)
         left, right = self._header_typed(p[1], p[3])
         p[0] = n.Comparison(COMPARE_OPS[p[2]], left, right, span=self._span(p, 1, 3))
 
     def _between(self, p):
         neg = len(p) == 7
-        self._allow("NOT BETWEEN" if neg else "BETWEEN", self._keywords(p, 2, 2 + neg))
+        self._allow("NOT BETWEEN" if neg else "BETWEEN", p, 2, 2 + neg)
         p[0] = n.Between(p[1], p[3 + neg], p[5 + neg], negated=neg, span=self._span(p, 1, len(p) - 1))
 
     def _like(self, p):
         neg = len(p) == 6
-        self._allow("NOT LIKE" if neg else "LIKE", self._keywords(p, 2, 2 + neg))
+        self._allow("NOT LIKE" if neg else "LIKE", p, 2, 2 + neg)
         pattern, pspan = p[3 + neg]
         escape, espan = p[4 + neg]
         span = p[1].span.cover(espan or pspan)
@@ -117,11 +125,11 @@ class Grammar:
 
     def _in(self, p):
         neg = len(p) == 7
-        self._allow("NOT IN" if neg else "IN", self._keywords(p, 2, 2 + neg))
+        self._allow("NOT IN" if neg else "IN", p, 2, 2 + neg)
         p[0] = n.InList(p[1], p[4 + neg], negated=neg, span=self._span(p, 1, len(p) - 1))
 
     def _is_null(self, p):
-        self._allow("IS NOT NULL" if len(p) == 5 else "IS NULL", self._keywords(p, 2, len(p) - 1))
+        self._allow("IS NOT NULL" if len(p) == 5 else "IS NULL", p, 2, len(p) - 1)
         p[0] = n.IsNull(p[1], negated=len(p) == 5, span=self._span(p, 1, len(p) - 1))
 
     def _logical(self, cls, p):
@@ -144,7 +152,7 @@ class Grammar:
         if p[2] == "%" and not self.dialect.modulo:
             self._fail(SelectorSyntaxError, f"unexpected '%' (the {self.dialect.name!r} dialect has no modulo)",
                        self._tok_span(p, 2))
-        self._allow(p[2], self._tok_span(p, 2))
+        self._allow(p[2], p, 2)
         p[0] = n.Arithmetic(ARITH_OPS[p[2]], p[1], p[3], span=self._span(p, 1, 3))
 
     def p_arithmetic_pass(self, p):
@@ -157,7 +165,7 @@ class Grammar:
                             | MINUS unary_expression"""
         operand, span = p[2], self._span(p, 1, 2)
         if not (isinstance(operand, n.Literal) and operand.type.is_numeric):
-            self._allow(f"unary {p[1]}", self._tok_span(p, 1))
+            self._allow(f"unary {p[1]}", p, 1)
         if p[1] == "+" and self.dialect.unary_plus_identity:
             p[0] = operand  # ActiveMQ: `+x` is x, whatever x is (so `+'a' < 1` is rejected)
         elif isinstance(operand, n.Literal) and operand.type.is_numeric:

@@ -25,17 +25,17 @@ class SqlGrammar(Grammar):
 
     def p_or(self, p):
         "conditional_expression : conditional_expression OR conditional_term"
-        self._allow("OR", self._tok_span(p, 2))
+        self._allow("OR", p, 2)
         p[0] = self._logical(n.Or, p)
 
     def p_and(self, p):
         "conditional_term : conditional_term AND conditional_factor"
-        self._allow("AND", self._tok_span(p, 2))
+        self._allow("AND", p, 2)
         p[0] = self._logical(n.And, p)
 
     def p_not(self, p):
         "conditional_factor : NOT conditional_factor"
-        self._allow("NOT", self._tok_span(p, 1))
+        self._allow("NOT", p, 1)
         p[0] = n.Not(p[2], span=self._span(p, 1, 2))
 
     def p_pass(self, p):
@@ -81,12 +81,12 @@ class ActiveMQGrammar(Grammar):
 
     def p_or(self, p):
         "conditional_expression : conditional_expression OR and_expression"
-        self._allow("OR", self._tok_span(p, 2))
+        self._allow("OR", p, 2)
         p[0] = self._logical(n.Or, p)
 
     def p_and(self, p):
         "and_expression : and_expression AND equality_expression"
-        self._allow("AND", self._tok_span(p, 2))
+        self._allow("AND", p, 2)
         p[0] = self._logical(n.And, p)
 
     def p_pass(self, p):
@@ -130,7 +130,7 @@ class ActiveMQGrammar(Grammar):
 
     def p_not(self, p):
         "unary_expression : NOT unary_expression"
-        self._allow("NOT", self._tok_span(p, 1))
+        self._allow("NOT", p, 1)
         p[0] = n.Not(p[2], span=self._span(p, 1, 2))
 
     # SelectorParser.jj's functionCallExpr: a name and one or more arguments (`MAKELIST()` is a
@@ -215,7 +215,7 @@ class CppGrammar(SqlGrammar):
         x, items, span = p[1], p[4 + neg], self._span(p, 1, len(p) - 1)
         if all(isinstance(e, n.Literal) and e.type is JmsType.STRING for e in items):
             return super()._in(p)  # the JMS form keeps its node (`Rules.in_non_string` has the rule)
-        self._allow("NOT IN" if neg else "IN", self._keywords(p, 2, 2 + neg))
+        self._allow("NOT IN" if neg else "IN", p, 2, 2 + neg)
 
         def cmp(op, e):
             return n.Comparison(op, x, e, span=span)

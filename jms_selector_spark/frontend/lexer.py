@@ -64,6 +64,9 @@ _START_CATEGORIES = frozenset({"Lu", "Ll", "Lt", "Lm", "Lo", "Nl", "Sc", "Pc"})
 _PART_CATEGORIES = _START_CATEGORIES | {"Nd", "Mn", "Mc", "Cf"}
 _ASCII_START = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_$")
 _ASCII_PART = _ASCII_START | frozenset("0123456789")
+#: Text that continues (``_PLAIN_PART``) or is (``_PLAIN_NAME``) an identifier in every dialect.
+_PLAIN_PART = re.compile(r"[A-Za-z0-9_$]*")
+_PLAIN_NAME = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
 # Character.isIdentifierIgnorable: these controls, and every format (Cf) character.
 _IGNORABLE_CONTROLS = frozenset(chr(c) for c in (*range(0x00, 0x09), *range(0x0E, 0x1C), *range(0x7F, 0xA0)))
 
@@ -225,8 +228,9 @@ class SelectorLexer:
         if length < len(t.value):  # the rest is lexed again (and reported) by the other rules
             t.value = t.value[:length]
             t.lexer.lexpos = t.lexpos + length
-        t.type = RESERVED.get(t.value.upper(), "IDENTIFIER") if t.value.isascii() else "IDENTIFIER"
-        if t.type == "IDENTIFIER" and t.value.isascii() and t.value.upper() in self.dialect.reserved_words:
+        upper = t.value.upper() if t.value.isascii() else None
+        t.type = "IDENTIFIER" if upper is None else RESERVED.get(upper, "IDENTIFIER")
+        if t.type == "IDENTIFIER" and upper is not None and upper in self.dialect.reserved_words:
             # ActiveMQ's XPATH 'expr' / XQUERY 'expr' select on the message body, which a table
             # of properties does not have; the words are reserved there (`xpath IS NULL` is
             # invalid), so they are never property names.
@@ -237,6 +241,8 @@ class SelectorLexer:
     def _identifier_length(self, text: str, *, start: bool) -> int:
         """Length of the longest prefix of ``text`` that continues (or, with ``start``, begins)
         an identifier under this dialect's rule."""
+        if (_PLAIN_NAME if start else _PLAIN_PART).fullmatch(text):
+            return len(text)  # ASCII letters, digits, _ and $ only: an identifier under every rule
         if self.dialect.unicode_identifiers:
             first, rest = is_java_identifier_start, is_java_identifier_part
         else:

@@ -48,6 +48,10 @@ def _span():
 
 
 class CompareOp(enum.Enum):
+    #: Members are singletons compared by identity: hash them by identity too (C-level), not by
+    #: `enum.Enum`'s Python-level hash of the name; they key the per-dialect decision tables.
+    __hash__ = object.__hash__
+
     EQ = "="
     NE = "<>"
     LT = "<"
@@ -62,6 +66,8 @@ class CompareOp(enum.Enum):
 
 
 class ArithOp(enum.Enum):
+    __hash__ = object.__hash__  # see CompareOp
+
     PLUS = "+"
     MINUS = "-"
     TIMES = "*"
@@ -70,6 +76,8 @@ class ArithOp(enum.Enum):
 
 
 class UnaryOp(enum.Enum):
+    __hash__ = object.__hash__  # see CompareOp
+
     PLUS = "+"
     MINUS = "-"
 
@@ -207,21 +215,59 @@ NODE_TYPES = (Literal, Identifier, Not, And, Or, Comparison, Arithmetic, Unary, 
 
 def children(node: Node) -> tuple:
     """The direct sub-expressions of ``node``, left to right."""
-    if isinstance(node, (Literal, Identifier)):
-        return ()
-    if isinstance(node, (Not, Unary, IsNull, Like)):
-        return (node.operand,)
-    if isinstance(node, (And, Or)):
-        return node.operands
-    if isinstance(node, (Comparison, Arithmetic)):
-        return (node.left, node.right)
-    if isinstance(node, Between):
-        return (node.operand, node.low, node.high)
-    if isinstance(node, InList):
-        return (node.operand, *node.values)
-    if isinstance(node, FunctionCall):
-        return node.args
-    raise TypeError(f"not a selector node: {node!r}")
+    get = _CHILDREN.get(type(node))
+    if get is None:
+        get = _children_of_type(type(node))  # a subclass (a core node), or not a node: TypeError
+    return get(node)
+
+
+def _no_children(node):
+    return ()
+
+
+def _operand(node):
+    return (node.operand,)
+
+
+def _operands(node):
+    return node.operands
+
+
+def _left_right(node):
+    return (node.left, node.right)
+
+
+def _between(node):
+    return (node.operand, node.low, node.high)
+
+
+def _in_list(node):
+    return (node.operand, *node.values)
+
+
+def _args(node):
+    return node.args
+
+
+#: How `children` reads each node class (by its front-end class; first match, as an isinstance chain).
+_SHAPES = (((Literal, Identifier), _no_children), ((Not, Unary, IsNull, Like), _operand), ((And, Or), _operands),
+           ((Comparison, Arithmetic), _left_right), ((Between,), _between), ((InList,), _in_list),
+           ((FunctionCall,), _args))
+#: ``{node class: reader}``, filled for each class on first use (node classes only: a bounded,
+#: process-wide table of pure functions).
+_CHILDREN: dict = {}
+
+
+def _children_of_type(t):
+    for classes, get in _SHAPES:
+        if issubclass(t, classes):
+            _CHILDREN[t] = get
+            return get
+
+    def refuse(node):
+        raise TypeError(f"not a selector node: {node!r}")
+
+    return refuse
 
 
 def walk(node: Node):

@@ -19,14 +19,14 @@ import threading
 
 import ply.yacc as yacc
 
-from ..semantics.dialects import Dialect, get_dialect
+from ..semantics.dialects import JMS, Dialect
 from . import nodes as n
 from .errors import SelectorSyntaxError
 from .grammar_variants import ActiveMQGrammar, BrokerJGrammar, CppGrammar, SqlGrammar
 from .lexer import SelectorLexer
 from .source import Span
 
-__all__ = ["parse_tree", "parse_tree_with_tail", "MAX_LENGTH", "MAX_DEPTH"]
+__all__ = ["parse_tree", "parse_tree_with_tail", "parse_tree_info", "MAX_LENGTH", "MAX_DEPTH"]
 
 #: Longest selector accepted by any dialect, in characters (a dialect may set a lower limit).
 MAX_LENGTH = 65_536
@@ -117,13 +117,13 @@ def _parser_for(dialect: Dialect) -> _Parser:
     return _Parser(dialect)
 
 
-def parse_tree(text: str, dialect: "str | Dialect" = "jms", *, max_length: int = MAX_LENGTH) -> "n.Node | None":
+def parse_tree(text: str, dialect: Dialect = JMS, *, max_length: int = MAX_LENGTH) -> "n.Node | None":
     """Parse ``text`` to an unchecked AST (None for an empty or blank selector); see
     `parse_tree_with_tail`."""
-    return parse_tree_with_tail(text, dialect, max_length=max_length)[0]
+    return parse_tree_info(text, _dialect(dialect), max_length=max_length)[0]
 
 
-def parse_tree_with_tail(text: str, dialect: "str | Dialect" = "jms", *,
+def parse_tree_with_tail(text: str, dialect: Dialect = JMS, *,
                          max_length: int = MAX_LENGTH) -> "tuple[n.Node | None, Span | None]":
     """Parse ``text`` to an unchecked AST (None for an empty or blank selector), and the span of
     trailing text the dialect ignores (``Dialect.require_eof`` False; else None).
@@ -131,9 +131,21 @@ def parse_tree_with_tail(text: str, dialect: "str | Dialect" = "jms", *,
     ``max_length`` is the longest text accepted, in characters (default `MAX_LENGTH`).
 
     Raises `SelectorSyntaxError` for text that is not a selector. Static type rules are applied
-    afterwards by `checker.check`; use `jms_selector_spark.parse` for both.
+    afterwards by `checker.check`; use `jms_selector_spark.parse` for both. ``dialect`` is a
+    `Dialect` (the entry points turn a name into one, once: `get_dialect`).
     """
-    d = get_dialect(dialect)
+    return parse_tree_info(text, _dialect(dialect), max_length=max_length)[:2]
+
+
+def _dialect(dialect) -> Dialect:
+    if not isinstance(dialect, Dialect):
+        raise TypeError(f"dialect must be a Dialect, not {type(dialect).__name__}: pass get_dialect({dialect!r})")
+    return dialect
+
+
+def parse_tree_info(text: str, d: Dialect, *, max_length: int = MAX_LENGTH) -> "tuple[n.Node | None, Span | None, int]":
+    """`parse_tree_with_tail`'s tree and tail, and the tree's depth (`nodes.depth`; 0 for no tree),
+    found by the same walk that checks it against `MAX_DEPTH`."""
     if not isinstance(text, str):
         raise TypeError(f"a selector is a str, not {type(text).__name__}")
     if len(text) > max_length:
@@ -147,7 +159,7 @@ def parse_tree_with_tail(text: str, dialect: "str | Dialect" = "jms", *,
         if text and d.blank_selector_invalid:
             raise SelectorSyntaxError(f"a selector of blanks only is invalid in the {d.name!r} dialect"
                                       " (the empty string means no selector)", text, Span(0, len(text)))
-        return None, None
+        return None, None, 0
     try:
         # the parser does not depend on string conversion (a comparison-time rule): one per dialect
         root, stop = _parser_for(d.derive(convert_string_expressions=False) if d.convert_string_expressions else d
@@ -155,15 +167,19 @@ def parse_tree_with_tail(text: str, dialect: "str | Dialect" = "jms", *,
     except RecursionError:  # defensive: PLY itself is iterative
         raise SelectorSyntaxError(f"selector nested more than {MAX_DEPTH} levels deep", text,
                                   Span(0, len(text))) from None
-    _check_tree_depth(root, text)
+    depth = _check_tree_depth(root, text)
     tail = None if stop is None else Span(stop, len(text.rstrip(" \t\f\r\n")))
-    return root, tail
+    return root, tail, depth
 
 
-def _check_tree_depth(root: n.Node, text: str) -> None:
-    stack = [(root, 1)]
+def _check_tree_depth(root: n.Node, text: str) -> int:
+    """The tree's depth (`nodes.depth`), or `SelectorSyntaxError` past `MAX_DEPTH`."""
+    deepest, stack = 0, [(root, 1)]
     while stack:
         node, depth = stack.pop()
         if depth > MAX_DEPTH:
             raise SelectorSyntaxError(f"selector nested more than {MAX_DEPTH} levels deep", text, node.span)
+        if depth > deepest:
+            deepest = depth
         stack.extend((c, depth + 1) for c in n.children(node))
+    return deepest

@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 import re
 
-from ..semantics.dialects import Dialect, get_dialect
+from ..semantics.dialects import JMS, Dialect
 from ..semantics.types import JmsType
 from . import nodes as n
 from .lexer import is_java_identifier_part, is_java_identifier_start
@@ -62,16 +62,19 @@ def level_of(node: n.Node, dialect: Dialect) -> int:
     return LEVEL["primary"]
 
 
-def to_text(node: "n.Node | None", dialect: "str | Dialect" = "jms") -> str:
-    """Print ``node`` as selector text in ``dialect`` (``''`` for no selector).
+def to_text(node: "n.Node | None", dialect: Dialect = JMS) -> str:
+    """Print ``node`` as selector text in ``dialect`` (``''`` for no selector). ``dialect`` is a
+    `Dialect` (the entry points turn a name into one, once: `get_dialect`).
 
     >>> from jms_selector_spark import parse
     >>> to_text(parse("a=1 and not(b<>'x' or c)").root)
     "a = 1 AND NOT (b <> 'x' OR c)"
     """
+    if not isinstance(dialect, Dialect):
+        raise TypeError(f"dialect must be a Dialect, not {type(dialect).__name__}: pass get_dialect({dialect!r})")
     if node is None:
         return ""
-    return _Printer(get_dialect(dialect)).text(node)
+    return _Printer(dialect).text(node)
 
 
 class _Printer:

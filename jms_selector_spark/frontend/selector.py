@@ -11,7 +11,7 @@ from . import nodes as n
 from .checker import check
 from .errors import SelectorSyntaxError, SelectorTypeError
 from .lexer import CONVERT_PREFIX
-from .parser import MAX_LENGTH, parse_tree_with_tail
+from .parser import MAX_LENGTH, parse_tree_info
 from .printer import to_text
 from .source import Span
 from .visitor import ensure_recursion_room
@@ -44,13 +44,16 @@ class Selector:
     @property
     def identifiers(self) -> tuple:
         """Names the selector refers to, in order of first appearance."""
-        if self.root is None:
-            return ()
+        known = self.__dict__.get("_identifiers")  # computed once (the tree is immutable)
+        if known is not None:
+            return known
         seen = {}
-        for node in n.walk(self.root):
-            if isinstance(node, n.Identifier):
-                seen.setdefault(node.name, None)
-        return tuple(seen)
+        if self.root is not None:
+            for node in n.walk(self.root):
+                if isinstance(node, n.Identifier):
+                    seen.setdefault(node.name, None)
+        known = self.__dict__["_identifiers"] = tuple(seen)
+        return known
 
     def canonical(self) -> str:
         """The selector re-printed in canonical form (keywords upper case, minimal spacing)."""
@@ -141,14 +144,14 @@ def as_selector(selector: "str | Selector", dialect: "str | Dialect | None" = No
 @functools.lru_cache(maxsize=4096)
 def _parse_cached(text: str, dialect: Dialect, max_length: int = MAX_LENGTH) -> Selector:
     try:
-        root, ignored = parse_tree_with_tail(text, dialect, max_length=max_length)
+        root, ignored, depth = parse_tree_info(text, dialect, max_length=max_length)
     except SelectorSyntaxError as e:
         hinted = _function_hint(e, text, dialect) or _comment_hint(e, text, dialect)
         if hinted is None:
             raise
         raise hinted from None
     if root is not None:
-        ensure_recursion_room(n.depth(root))
+        ensure_recursion_room(depth)
         check(root, dialect, text)
         if dialect.zero_id_wildcard:
             root = _match_option_form(root, text)

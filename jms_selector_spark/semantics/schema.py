@@ -13,8 +13,9 @@ with a lazy import.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Mapping
+from types import MappingProxyType
 
 from .types import JmsType
 
@@ -65,9 +66,17 @@ class Schema:
 
     fields: tuple
 
-    def field_types(self) -> dict:
-        """``{column: DataType}`` (the last of equal names wins, as a dict of them would)."""
-        return {f.name: f.dataType for f in self.fields}
+    def __post_init__(self):
+        # made once: the binder reads it for every selector bound to this schema
+        object.__setattr__(self, "_types", MappingProxyType({f.name: f.dataType for f in self.fields}))
+
+    def __reduce__(self):  # pickled as its fields (the view above does not pickle)
+        return (Schema, (self.fields,))
+
+    def field_types(self) -> Mapping:
+        """``{column: DataType}`` (the last of equal names wins, as a dict of them would); a
+        read-only view, made once per `Schema`."""
+        return self._types
 
 
 #: The atomic types, made once (frozen, so shared; keyed by Spark type name, or by ``("jms", JMS
@@ -90,7 +99,7 @@ def to_schema(schema) -> Schema:
     """
     if isinstance(schema, Schema):
         return schema
-    if isinstance(schema, Mapping):
+    if isinstance(schema, Mapping):  # collections.abc's: a C-level, cached check
         return Schema(tuple(Field(k, _named(v)) for k, v in schema.items()))
     if type(schema).__module__.split(".")[0] == "pyarrow":
         return _from_arrow(schema)

@@ -37,6 +37,10 @@ class JmsType(enum.Enum):
     (a property the table does not have).
     """
 
+    #: Members are singletons compared by identity: hash them by identity too (C-level), not by
+    #: `enum.Enum`'s Python-level hash of the name; they key every per-type decision table.
+    __hash__ = object.__hash__
+
     BOOLEAN = "boolean"
     BYTE = "byte"
     SHORT = "short"

@@ -23,7 +23,7 @@ from jms_selector_spark.backends.udf import match_batch
 from jms_selector_spark.frontend.errors import UnsupportedSelectorError
 
 from conftest import sql_conf
-from oracle import decode_value
+from corpus_rows import message_case
 from test_sql_backend import HEADER_TYPES, _case_schema, _rename, _run_batched
 
 pytestmark = pytest.mark.spark
@@ -40,13 +40,7 @@ def _corpus(dialect):
         c = json.loads(line)
         if dialect not in c or c[dialect] == "invalid":
             continue
-        msg = c["message"]
-        headers = dict(msg.get("headers") or {})
-        if headers.get("JMSDeliveryMode") in (1, 2):
-            headers["JMSDeliveryMode"] = {2: "PERSISTENT", 1: "NON_PERSISTENT"}[headers["JMSDeliveryMode"]]
-        props = msg.get("properties", {})
-        out.append(({"headers": headers, "props": {k: decode_value(v) for k, v in props.items()},
-                     "types": {k: v["type"] for k, v in props.items()}}, c["selector"], c[dialect], c["id"]))
+        out.append((message_case(c["message"]), c["selector"], c[dialect], c["id"]))
     return out
 
 

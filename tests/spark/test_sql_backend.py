@@ -26,7 +26,7 @@ from jms_selector_spark.frontend.errors import UnsupportedSelectorError
 from jms_selector_spark.semantics.dialects import DIALECTS
 
 from conftest import SESSION_SETTINGS, sql_conf
-from oracle import decode_value
+from corpus_rows import message_case
 
 pytestmark = pytest.mark.spark
 
@@ -208,16 +208,11 @@ def test_conformance_corpora(spark, dialect):
             c = json.loads(line)
             if dialect not in c or c[dialect] == "invalid":
                 continue
-            msg = c["message"]
-            headers = dict(msg.get("headers") or {})
-            if headers.get("JMSDeliveryMode") in (1, 2):
-                headers["JMSDeliveryMode"] = {2: "PERSISTENT", 1: "NON_PERSISTENT"}[headers["JMSDeliveryMode"]]
-            headers = {k: v for k, v in headers.items() if k in HEADER_TYPES}
-            if set(msg.get("properties", {})) & set(HEADER_TYPES):
+            if set(c["message"].get("properties", {})) & set(HEADER_TYPES):
                 skipped += 1
                 continue  # a flat table cannot hold a property named like a header column
-            case = {"headers": headers, "props": {k: decode_value(v) for k, v in msg.get("properties", {}).items()},
-                    "types": {k: v["type"] for k, v in msg.get("properties", {}).items()}}
+            case = message_case(c["message"], HEADER_TYPES)
+            headers = case["headers"]
             try:
                 frag = selector_to_sql(c["selector"], _case_schema(case["types"], "flat", headers), dialect=dialect)
             except UnsupportedSelectorError:

@@ -25,34 +25,35 @@ def test_quoted_identifiers_name_any_property(dialect):
 @pytest.mark.parametrize("dialect", QUOTING)
 @pytest.mark.parametrize("text", ['"a.b" = 1', '"a""b" > 2 AND x = 1', '"AND" IS NULL', '"1a" <> 3', "plain = 1"])
 def test_quoted_identifiers_print_back(dialect, text):
-    tree = parse_tree(text, dialect)
-    assert parse_tree(to_text(tree, dialect), dialect) == tree
-    assert to_text(tree, dialect) == text
+    d = jss.get_dialect(dialect)
+    tree = parse_tree(text, d)
+    assert parse_tree(to_text(tree, d), d) == tree
+    assert to_text(tree, d) == text
 
 
 def test_quoted_identifier_errors():
-    err = pytest.raises(jss.SelectorSyntaxError, parse_tree, '"a.b = 1', "artemis").value
+    err = pytest.raises(jss.SelectorSyntaxError, parse_tree, '"a.b = 1', jss.get_dialect("artemis")).value
     assert err.span == Span(0, 1)
-    err = pytest.raises(jss.SelectorSyntaxError, parse_tree, '"a"(1)', "qpid-jms").value
+    err = pytest.raises(jss.SelectorSyntaxError, parse_tree, '"a"(1)', jss.get_dialect("qpid-jms")).value
     assert err.message == "unexpected '('"
     for d in ("jms", "activemq"):
         with pytest.raises(jss.SelectorSyntaxError, match="string literals use single quotes"):
-            parse_tree('"a.b" = 1', d)
+            parse_tree('"a.b" = 1', jss.get_dialect(d))
 
 
 def test_broker_j_not_takes_a_whole_predicate():
     a1 = n.Comparison(n.CompareOp.EQ, n.Identifier("a"), n.Literal(1, JmsType.INT))
-    assert parse_tree("NOT a = 1", "qpid") == n.Not(a1)
-    assert parse_tree("NOT a = 1", "qpid-jms") == n.Comparison(n.CompareOp.EQ, n.Not(n.Identifier("a")),
+    assert parse_tree("NOT a = 1", jss.get_dialect("qpid")) == n.Not(a1)
+    assert parse_tree("NOT a = 1", jss.get_dialect("qpid-jms")) == n.Comparison(n.CompareOp.EQ, n.Not(n.Identifier("a")),
                                                                n.Literal(1, JmsType.INT))
     assert jss.evaluate("NOT price > 10", properties={"price": 100}, dialect="qpid") is False
     with pytest.raises(jss.SelectorError):
         jss.parse("NOT price > 10", dialect="qpid-jms")  # (NOT price) > 10: ActiveMQ's grammar
     # Broker-J keeps ActiveMQ's chained predicates
-    chained = parse_tree("a = b = c", "qpid")
+    chained = parse_tree("a = b = c", jss.get_dialect("qpid"))
     assert isinstance(chained, n.Comparison) and isinstance(chained.left, n.Comparison)
     with pytest.raises(jss.SelectorSyntaxError):
-        parse_tree("a = b = c", "jms")
+        parse_tree("a = b = c", jss.JMS)
 
 
 @pytest.mark.parametrize("alias, header, value", [("AMQPriority", "JMSPriority", 3),

@@ -156,10 +156,13 @@ def test_near_selectors(dialect, text):
 
 
 def test_the_generators_reach_both_outcomes():
-    """The fuzz strategies make valid selectors as well as invalid text (else they test little)."""
+    """The fuzz strategies make valid selectors as well as invalid text (else they test little).
+
+    Derandomized: the same 200 examples every run (a random draw fell below 20 once), so the
+    bound judges the strategies, not the luck of the draw."""
     results = {"valid": 0, "invalid": 0}
 
-    @settings(max_examples=200, deadline=None, database=None,
+    @settings(max_examples=200, deadline=None, database=None, derandomize=True,
               suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
     @given(text=near_selector())
     def collect(text):

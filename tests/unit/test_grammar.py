@@ -202,7 +202,7 @@ def one_of_each():
 
 @pytest.mark.parametrize("node", one_of_each(), ids=lambda node: type(node).__name__)
 def test_printer_and_tree_renderer_handle_every_node_type(node):
-    assert to_text(node, "activemq")
+    assert to_text(node, ACTIVEMQ)
     assert render_tree(node, ACTIVEMQ)
     assert set(_LABELS) == set(n.NODE_TYPES)
 

@@ -202,7 +202,7 @@ _DEEPEST = textwrap.dedent("""
                 r["sql"] = len(j.selector_to_sql(sel)) > 0
             except j.SelectorTooComplexError as e:
                 r["sql"] = "MAX_SQL_DEPTH" not in str(e) and "more than the 150" in str(e)
-            printed = to_text(sel.root, dialect)
+            printed = to_text(sel.root, sel.dialect)
             r["print"] = j.parse(printed, dialect=dialect).root == sel.root
             r["pickle_selector"] = pickle.loads(pickle.dumps(sel)).root == sel.root
             r["pickle_tree"] = pickle.loads(pickle.dumps(sel.root)) == sel.root

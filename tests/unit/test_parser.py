@@ -157,7 +157,7 @@ class TestTrees:
 
     def test_unsigned_plus_is_kept_on_non_literals_in_jms(self):
         assert parse_tree("+a") == n.Unary(n.UnaryOp.PLUS, I("a"))
-        assert parse_tree("+a", "activemq") == I("a")  # ActiveMQ: unary plus is the identity
+        assert parse_tree("+a", get_dialect("activemq")) == I("a")  # ActiveMQ: unary plus is the identity
 
     def test_empty_and_blank_selectors_have_no_tree(self):
         for text in ("", " ", "\t\f\r\n "):
@@ -193,7 +193,7 @@ class TestPrecedence:
 
     @BOTH
     def test_unary_minus_binds_tighter_than_times(self, dialect):
-        assert parse_tree("-a * b", dialect) == ar(A.TIMES, n.Unary(n.UnaryOp.MINUS, I("a")), I("b"))
+        assert parse_tree("-a * b", get_dialect(dialect)) == ar(A.TIMES, n.Unary(n.UnaryOp.MINUS, I("a")), I("b"))
         assert tree("-a * b > 0", dialect) == cmp(C.GT, ar(A.TIMES, n.Unary(n.UnaryOp.MINUS, I("a")), I("b")),
                                                   exact(0, dialect))
 

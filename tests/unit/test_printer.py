@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from jms_selector_spark import get_dialect, parse
+from jms_selector_spark import ACTIVEMQ, JMS, get_dialect, parse
 from jms_selector_spark.frontend import nodes as n
 from jms_selector_spark.frontend.parser import parse_tree
 from jms_selector_spark.frontend.printer import format_approx, quote_string, to_text
@@ -122,20 +122,20 @@ _SETTINGS = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check
 @_SETTINGS
 @given(tree=trees("jms"))
 def test_round_trip_generated_trees_jms(tree):
-    assert_same_tree(parse_tree(to_text(tree, "jms"), "jms"), tree)
+    assert_same_tree(parse_tree(to_text(tree, JMS), JMS), tree)
 
 
 @_SETTINGS
 @given(tree=trees("activemq"))
 def test_round_trip_generated_trees_activemq(tree):
-    assert_same_tree(parse_tree(to_text(tree, "activemq"), "activemq"), tree)
+    assert_same_tree(parse_tree(to_text(tree, ACTIVEMQ), ACTIVEMQ), tree)
 
 
 @_SETTINGS
 @given(tree=trees("activemq"))
 def test_printing_is_idempotent(tree):
-    once = to_text(tree, "activemq")
-    assert to_text(parse_tree(once, "activemq"), "activemq") == once
+    once = to_text(tree, ACTIVEMQ)
+    assert to_text(parse_tree(once, ACTIVEMQ), ACTIVEMQ) == once
 
 
 # -- hand cases --------------------------------------------------------------------------------
@@ -203,9 +203,9 @@ def test_canonical_text(text, dialect, expected):
 def test_the_canonical_text_of_an_activemq_tree_is_not_jms_text():
     # The same tree prints differently per dialect: NOT's binding strength differs.
     tree = parse("NOT a = 1", dialect="activemq").root  # (NOT a) = 1
-    assert to_text(tree, "activemq") == "NOT a = 1"
-    assert to_text(tree, "jms") == "(NOT a) = 1"
-    assert parse_tree(to_text(tree, "jms"), "activemq") == tree
+    assert to_text(tree, ACTIVEMQ) == "NOT a = 1"
+    assert to_text(tree, JMS) == "(NOT a) = 1"
+    assert parse_tree(to_text(tree, JMS), ACTIVEMQ) == tree
 
 
 @pytest.mark.parametrize("value", [0.0, -0.0, 1.0, 0.1, 1e16, 1e-7, 5e-324, 1.7976931348623157e308, math.inf,
@@ -224,3 +224,14 @@ def test_quote_string_round_trips(value):
 
 def test_printing_nothing():
     assert to_text(None) == ""
+
+
+def test_the_tree_functions_take_a_dialect_not_a_name():
+    """The entry points turn a dialect name into a `Dialect` once (`get_dialect`); the front end's
+    tree functions take that `Dialect` and refuse a name instead of normalising it again."""
+    tree = parse_tree("a = 1", ACTIVEMQ)
+    assert to_text(tree, ACTIVEMQ) == "a = 1"
+    with pytest.raises(TypeError, match=r"dialect must be a Dialect, not str: pass get_dialect\('activemq'\)"):
+        to_text(tree, "activemq")
+    with pytest.raises(TypeError, match=r"dialect must be a Dialect, not str: pass get_dialect\('jms'\)"):
+        parse_tree("a = 1", "jms")
