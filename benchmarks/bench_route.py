@@ -612,6 +612,16 @@ def routed_df(messages, subs, plan: str, dialect: str = "jms"):
     return messages.withColumn("__m", col).select(*cols, F.explode_outer("__m").alias("subscription"))
 
 
+def _static_codegen(spark, messages, subs, plan):
+    """`codegen_report` of the plan without adaptive execution (whose plan is final only once run)."""
+    old = spark.conf.get("spark.sql.adaptive.enabled", None)
+    spark.conf.set("spark.sql.adaptive.enabled", "false")
+    try:
+        return codegen_report(spark, routed_df(messages, subs, plan)._jdf.queryExecution().executedPlan())
+    finally:
+        spark.conf.set("spark.sql.adaptive.enabled", old if old is not None else "true")
+
+
 def _fingerprint(df):
     """(rows, order-independent checksum of (JMSMessageID, subscription))."""
     from pyspark.sql import functions as F
@@ -670,7 +680,7 @@ def run_matrix(spark, args, data_dir: Path, results_path: Path) -> dict:
         plan_s = time.perf_counter() - t
         cold = _with_limit(spark, limit, lambda: timed_noop(df, cpu))
         fp = _with_limit(spark, limit, lambda: _fingerprint(df))
-        report = _with_limit(spark, limit, lambda: codegen_report(spark, df._jdf.queryExecution().executedPlan()))
+        report = _with_limit(spark, limit, lambda: _static_codegen(spark, messages, subs, plan))
         key = (kind, n)
         if key in fingerprints and fingerprints[key] != fp:
             raise AssertionError(f"{kind} x {n}: {plan} limit={limit} gave {fp}, another plan gave {fingerprints[key]}")

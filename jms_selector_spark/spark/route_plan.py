@@ -297,6 +297,8 @@ def _guard_column(schema) -> "str | None":
 # -- the Column -----------------------------------------------------------------------------------
 
 _EMPTY = "CAST(array() AS ARRAY<STRING>)"
+#: TRUE, through a `CodegenFallback` (array_sort of one value): keeps its projection out of whole-stage codegen
+_GUARD = "size(array_sort(array({col}))) > 0"
 
 
 def _names_sql(names, fragments) -> str:
@@ -331,8 +333,7 @@ def plan_sql(plan: RoutingPlan) -> "str | None":
         # array_sort is a CodegenFallback: a projection holding one is not whole-stage-generated,
         # so Spark compiles it with its CASE branches split into small, JIT-able methods. It
         # sorts a one-element array (cheap) and is never NULL, so the IF always takes `sql`.
-        col = sql_identifier(plan.guard_column)
-        sql = f"IF(size(array_sort(array({col}))) > 0, {sql}, {_EMPTY})"
+        sql = f"IF({_GUARD.format(col=sql_identifier(plan.guard_column))}, {sql}, {_EMPTY})"
     return sql
 
 
@@ -365,6 +366,7 @@ def tag_matches(messages, native, fallback, *, dialect, binding: "dict | None" =
     (`route_fallback`). One scan of the messages."""
     from pyspark.sql import functions as F
 
+    from ..backends.sql_render import sql_identifier
     from .route_fallback import fallback_matches, split_fallback
 
     b = Binding.of(**(binding or {}))
@@ -380,6 +382,9 @@ def tag_matches(messages, native, fallback, *, dialect, binding: "dict | None" =
     matches = F.expr(sql) if sql is not None else F.array().cast("array<string>")
     if tp is not None:
         matches = F.concat(matches, *[F.expr(p) for p in parts])
+        guard = _guard_column(schema) if plan.guard_column is None else None
+        if guard is not None:  # the templates' code is too large for one JIT-able whole-stage method
+            matches = F.when(F.expr(_GUARD.format(col=sql_identifier(guard))), matches).otherwise(F.expr(_EMPTY))
     if fallback:
         matches = F.concat(matches, fallback_matches(split_fallback(fallback, schema, dialect, b), schema, dialect, b))
     return messages.withColumn(column, F.sort_array(matches)).drop(*drop)

@@ -40,22 +40,15 @@ import re
 from dataclasses import dataclass
 from itertools import product
 
+from .route_sql import TOKEN as _TOKEN, conjunct_spans, implied, sql_access, string_columns, trivial as _trivial
+
 __all__ = ["template", "TemplatePlan", "plan_templates", "apply_templates", "MIN_MEMBERS", "MIN_TEMPLATED"]
 
 #: A template with fewer members stays in the CASE plan (its own CASE costs less than a lambda).
 MIN_MEMBERS = 2
 #: Templates are used only when at least this many subscriptions would be routed through them.
 MIN_TEMPLATED = 24
-
-_TOKEN = re.compile(r"""
- (?P<ident>`(?:[^`]|``)*`)
-|(?P<str>decode\(X'(?P<hex>[0-9A-F]*)',\ 'UTF-8'\))
-|(?P<quoted>'(?:[^'\\]|\\.)*')
-|(?P<num>\d+(?:\.\d+)?(?:E-?\d+)?[LD]?(?![\w.]))
-|(?P<word>[A-Za-z_]\w*)
-|(?P<ws>\s+)
-|(?P<op><=>|<>|!=|<=|>=|->|\|\||.)
-""", re.X | re.S)
+STRIP = True
 
 _OPERATORS = {"=", "<>", "!=", "<", "<=", ">", ">=", "<=>", "+", "*", "/", "%"}
 _INT_MAX = 2 ** 31 - 1
@@ -139,8 +132,10 @@ class Template:
     params: dict  # name -> values of the non-constant parameters
     keys: dict  # name -> the access literals it is a candidate for
 
-    def lambda_sql(self, var: str) -> str:
-        """The fragment over ``var.p<i>`` (i over the non-constant parameters)."""
+    def lambda_sql(self, var: str, value_sqls: tuple = ()) -> str:
+        """The fragment over ``var.p<i>`` (i over the non-constant parameters); its conjuncts that
+        the index join makes TRUE for every candidate (`implied`, on ``value_sqls``) written TRUE."""
+        done = implied(self, value_sqls)
         out, j = [], 0
         for p in self.shape.pieces:
             if isinstance(p, str):
@@ -150,7 +145,34 @@ class Template:
             else:
                 out.append(f"{var}.p{j}")
                 j += 1
-        return "".join(out)
+        if not done:
+            return "".join(out)
+        # replace each implied conjunct's text (its tokens' span) by TRUE
+        text = "".join(f"__jmsP{p}__" if not isinstance(p, str) else p for p in self.shape.pieces)
+        spans = conjunct_spans(text)
+        keep, pos = [], 0
+        for k in sorted(done):
+            a, b = spans[k]
+            keep.append(text[pos:a] + "TRUE")
+            pos = b
+        keep.append(text[pos:])
+        text, j, mapping = "".join(keep), 0, {}
+        for i, c in enumerate(self.constant):
+            if c:
+                mapping[f"__jmsP{i}__"] = self.shape.literals[i]
+            else:
+                mapping[f"__jmsP{i}__"] = f"{var}.p{j}"
+                j += 1
+        return re.sub(r"__jmsP\d+__", lambda m: mapping[m.group()], text)
+
+    def trivial(self, value_sqls: tuple) -> bool:
+        """Every candidate the join on ``value_sqls`` gives matches (no evaluation needed)."""
+        return STRIP and _trivial(self.lambda_sql("c", value_sqls))
+
+    def values_of(self, name: str) -> tuple:
+        """Every parameter's value for member ``name`` (constant ones: the first member's)."""
+        it = iter(self.params[name])
+        return tuple(v if c else next(it) for v, c in zip(self.shape.values, self.constant))
 
     @property
     def param_types(self) -> tuple:
@@ -179,15 +201,17 @@ class TemplatePlan:
     def names(self) -> tuple:
         return tuple(nm for a in self.accesses for t in a.templates for nm in t.members)
 
-    def candidates_per_message(self) -> float:
-        """Templated candidates evaluated per message, if every combination of the values the
+    def candidates_per_message(self, joined: bool = False) -> float:
+        """Templated candidates evaluated per message (``joined``: instead, those the join alone
+        matches, their whole selector implied by it), if every combination of the values the
         subscriptions name is equally frequent."""
         total = 0.0
         for a in self.accesses:
             n = 1
             for i in range(len(a.value_sqls)):
                 n *= len({k[i] for k in a.keys})
-            total += sum(len(t.keys[nm]) for t in a.templates for nm in t.members) / n
+            total += sum(len(t.keys[nm]) for t in a.templates if t.trivial(a.value_sqls) == joined
+                         for nm in t.members) / n
         return round(total, 2)
 
 
@@ -216,14 +240,24 @@ def _key_sets(cands, distinct) -> list:
 def plan_templates(native, schema, dialect, binding, *, min_members: int = MIN_MEMBERS,
                    min_templated: int = MIN_TEMPLATED, pairs: bool = True) -> TemplatePlan:
     """Split ``native`` ``[(subscription, fragment)]`` into templates on access values and the rest."""
-    from .route_plan import access_candidates
+    from .route_plan import AccessPredicate, access_candidates
 
-    cands = {s.name: access_candidates(s.selector or "", schema, dialect, binding) for s, _ in native}
+    strings = string_columns(schema)
+    found: dict = {}  # shape key -> its access conjuncts (one look per shape, not per subscription)
+    shapes, cands = {}, {}
+    for s, frag in native:
+        shape = template(frag)
+        if shape is not None and shape.key not in found:
+            found[shape.key] = sql_access(shape, strings)
+        cands[s.name] = [] if shape is None else [
+            AccessPredicate(name, v, tuple(dict.fromkeys(shape.values[q] for q in qs))) for name, v, qs in found[shape.key]]
+        if shape is not None and not cands[s.name]:  # a form the SQL does not show (e.g. a non-Kleene dialect's)
+            cands[s.name] = access_candidates(s.selector or "", schema, dialect, binding)
+        shapes[s.name] = shape if cands[s.name] else None
     distinct: dict = {}
     for ps in cands.values():
         for p in ps:
             distinct.setdefault(p.value_sql, set()).update(p.values)
-    shapes = {s.name: template(frag) if cands[s.name] else None for s, frag in native}
     options = {nm: _key_sets(cands[nm], distinct) for nm, sh in shapes.items() if sh is not None}
     # the pairs of access values worth a join of their own: preferred by enough subscriptions
     preferred: dict = {}
@@ -286,6 +320,20 @@ def _json_value(v) -> str:
     return json.dumps(v)
 
 
+def names_sql(access: Access, js) -> str:
+    """A constant ``ARRAY<ARRAY<STRING>>``: per key of ``access`` the members of its templates ``js``."""
+    from ..backends.sql_render import sql_string
+
+    by_key: dict = {k: [] for k in access.keys}
+    for j in js:
+        t = access.templates[j]
+        for nm in t.members:
+            for k in t.keys[nm]:
+                by_key[k].append(_json_value(nm))
+    text = "[" + ",".join("[" + ",".join(c) + "]" for c in by_key.values()) + "]"
+    return f"from_json({sql_string(text)}, 'ARRAY<ARRAY<STRING>>')"
+
+
 def candidates_sql(access: Access, j: int) -> str:
     """A constant ``ARRAY<ARRAY<STRUCT<n, p0, ...>>>``: per key of ``access`` (in `Access.keys`
     order) the candidates of its template ``j`` with their parameters. Written as one JSON string
@@ -306,12 +354,17 @@ def candidates_sql(access: Access, j: int) -> str:
 
 def template_sql(access: Access, a: int) -> list:
     """Per template of ``access`` (joined as index ``a``): SQL of the names of its matching candidates."""
-    out = []
+    out, trivial = [], []
     for j, t in enumerate(access.templates):
+        body = t.lambda_sql("__jms_c", access.value_sqls if STRIP else ())
+        if _trivial(body):  # every candidate the join gives matches: no lambda
+            trivial.append(j)
+            continue
         cands = f"element_at({candidates_sql(access, j)}, `__jms_ix{a}_id`)"
-        body = t.lambda_sql("__jms_c")
         out.append(f"coalesce(transform(filter({cands}, __jms_c -> coalesce({body}, false)), __jms_c -> __jms_c.n), "
                    f"CAST(array() AS ARRAY<STRING>))")
+    if trivial:
+        out.append(f"coalesce(element_at({names_sql(access, trivial)}, `__jms_ix{a}_id`), CAST(array() AS ARRAY<STRING>))")
     return out
 
 
@@ -344,6 +397,10 @@ def format_templates(plan: TemplatePlan) -> list:
         lines.append(f"    broadcast join on {' AND '.join(a.names)} ({', '.join(a.value_sqls)}): {len(a.keys)} keys, "
                      f"{len(a.templates)} templates, {members} subscriptions (per template: "
                      f"{', '.join(map(str, sizes[:8]))}{', ...' if len(sizes) > 8 else ''})")
-    lines.append(f"    templated candidates evaluated per message: ~{plan.candidates_per_message()} of {len(plan.names)} "
-                 "(estimate: key combinations named by the subscriptions equally frequent)")
+    trivial = [t for a in plan.accesses for t in a.templates if t.trivial(a.value_sqls)]
+    lines.append(f"    templated candidates evaluated per message: ~{plan.candidates_per_message()} of {len(plan.names)}, "
+                 f"+ ~{plan.candidates_per_message(joined=True)} matched by the join alone ({len(trivial)} templates, "
+                 f"{sum(len(t.members) for t in trivial)} subscriptions, whose whole selector the join implies) "
+                 "(estimate: key combinations named by the subscriptions equally frequent); conjuncts the join "
+                 "implies are not evaluated again")
     return lines

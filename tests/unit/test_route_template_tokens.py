@@ -39,3 +39,54 @@ def test_a_template_writes_back_the_fragment():
     shape = template(frag)
     out = "".join(p if isinstance(p, str) else shape.literals[p] for p in shape.pieces)
     assert out == frag and shape.values == ("O'Brien", 7, 2.5)  # 3 is read inside a CAST: kept
+
+
+# -- route_sql: conjuncts of the SQL text (#16: access predicates without a second parse, implied conjuncts)
+
+def test_conjunct_spans_split_only_a_top_level_and_chain():
+    from jms_selector_spark.spark.route_sql import conjunct_spans
+
+    text = "(`a` = __jmsP0__ AND (`b` > 1 OR `c` IS NULL) AND `d` IN (__jmsP1__, __jmsP2__))"
+    assert [text[a:b] for a, b in conjunct_spans(text)] == [
+        "`a` = __jmsP0__", "(`b` > 1 OR `c` IS NULL)", "`d` IN (__jmsP1__, __jmsP2__)"]
+    assert conjunct_spans("(`a` = __jmsP0__ OR `b` = 1)") is None  # an OR at the top: not a conjunction
+    assert conjunct_spans("`x` BETWEEN 1 AND 2") is None
+    assert conjunct_spans("CASE WHEN `a` AND `b` THEN TRUE END") is None
+    assert conjunct_spans("(`a` = 1) AND (`b` = 2)") is not None and len(conjunct_spans("(`a` = 1) AND (`b` = 2)")) == 2
+
+
+def _plan(selectors, schema):
+    from jms_selector_spark.backends.spark_sql import selector_to_sql
+    from jms_selector_spark.binder import Binding
+    from jms_selector_spark.semantics.dialects import get_dialect
+    from jms_selector_spark.spark.route_templates import plan_templates
+    from jms_selector_spark.spark.routing import Subscription
+
+    native = [(Subscription(f"s{i}", s), selector_to_sql(s, schema)) for i, s in enumerate(selectors)]
+    return plan_templates(native, schema, get_dialect("jms"), Binding(), min_templated=2)
+
+
+def test_access_predicates_read_from_the_sql_and_implied_conjuncts():
+    schema = {"JMSType": "string", "region": "string", "weight": "long", "n": "int"}
+    tp = _plan([f"JMSType = '{t}' AND weight > {w}" for t, w in [("car", 1), ("bus", 2), ("car", 3)]]
+               + [f"region IN ('{r}', 'x') AND JMSType = 'car'" for r in ("EU", "US")], schema)
+    assert len(tp.names) == 5
+    for a in tp.accesses:
+        for t in a.templates:
+            body = t.lambda_sql("c", a.value_sqls)
+            assert "TRUE" in body  # the access conjunct is implied by the join
+            if "weight" in body:
+                assert "`weight` > c.p" in body and not t.trivial(a.value_sqls)
+
+
+def test_a_conjunct_is_implied_only_if_every_key_is_among_its_values():
+    from jms_selector_spark.spark.route_sql import implied
+
+    schema = {"JMSType": "string", "region": "string"}
+    # indexed on region (fewer values named); JMSType = p is not implied by the region key
+    tp = _plan([f"JMSType IN ('a', 'b', 'c') AND region = '{r}'" for r in ("EU", "US", "APAC")], schema)
+    (a,) = tp.accesses
+    (t,) = a.templates
+    assert a.value_sqls == ("`region`",)
+    assert implied(t, a.value_sqls) == {1}
+    assert "`JMSType` IN" in t.lambda_sql("c", a.value_sqls)
