@@ -74,9 +74,12 @@ class SqlArithmetic:
     def visit_Compute(self, node) -> V:
         l, r = self.visit(node.left), self.visit(node.right)
         op = node.op
-        if l.type is T.NULL or r.type is T.NULL:
+        if node.types is not None:  # both static: the pair lowering recorded (`core.Compute.types`)
+            t = node.how.result(*node.types)
+        elif l.type is T.NULL or r.type is T.NULL:
             return V("CAST(NULL AS DOUBLE)", T.NULL)
-        t = node.how.result(l.type, r.type)
+        else:
+            t = node.how.result(l.type, r.type)
         if t is T.STRING:
             if r.type is T.STRING:
                 rs = r.sql

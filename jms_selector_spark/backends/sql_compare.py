@@ -30,7 +30,7 @@ class SqlComparisons:
 
     # -- comparison -----------------------------------------------------------------------------
     def visit_Compare(self, node) -> V:
-        return self.compare(node.cmp, self.visit(node.left), self.visit(node.right))
+        return self.compare(node.cmp, self.visit(node.left), self.visit(node.right), node.types)
 
     def visit_UnlikeTypes(self, node) -> V:
         """FALSE (NULL when an operand is), written as the comparator would have: ``<>`` as
@@ -39,18 +39,20 @@ class SqlComparisons:
         unlike = _strict(_FALSE, l, r)
         return _not(unlike) if node.value else unlike
 
-    def compare(self, cmp, l: V, r: V) -> V:
-        """``l op r`` as the `lowering.Comparator` ``cmp`` decides."""
+    def compare(self, cmp, l: V, r: V, types=None) -> V:
+        """``l op r`` as the `lowering.Comparator` ``cmp`` decides; ``types``: the operands'
+        static types when the core node carries them (`core.Compare.types`), else None (the
+        operands' `V.type`, known per VARIANT branch)."""
         if cmp.eq is not None:
-            return _not(self.compare(cmp.eq, l, r))
+            return _not(self.compare(cmp.eq, l, r, types))
         nulls = cmp.nulls
         if nulls is not None:
-            return self._shared(lambda a, b: self._null_eq(cmp, a, b, nulls), l, r)
-        if l.type is T.NULL or r.type is T.NULL:
+            return self._shared(lambda a, b: self._null_eq(cmp, a, b, nulls, types), l, r)
+        if types is None and (l.type is T.NULL or r.type is T.NULL):
             return _UNKNOWN
-        return self._core(cmp, l, r)
+        return self._core(cmp, l, r, True, types)
 
-    def _null_eq(self, cmp, l: V, r: V, nulls) -> V:
+    def _null_eq(self, cmp, l: V, r: V, nulls, types=None) -> V:
         """``l = r`` where a NULL operand gives a value (`lowering.NullEquality`): ActiveMQ's NULL
         on the left UNKNOWN, on the right FALSE, both TRUE; WSO2's one side FALSE, both TRUE."""
         def const(b):
@@ -59,9 +61,9 @@ class SqlComparisons:
         def text(b):
             return const(b).sql
 
-        if l.type is T.NULL and r.type is T.NULL:
+        if types is None and l.type is T.NULL and r.type is T.NULL:  # types: both static, so not NULL
             return const(nulls.both)
-        if l.type is T.NULL or r.type is T.NULL:
+        if types is None and (l.type is T.NULL or r.type is T.NULL):
             other, one = (r, nulls.left) if l.type is T.NULL else (l, nulls.right)
             if not other.nullable:
                 return const(one)
@@ -69,7 +71,7 @@ class SqlComparisons:
                 return _bool(f"({other.op()} IS NULL)", False, True)
             return _bool(f"IF({other.op()} IS NULL, {text(nulls.both)}, {text(one)})",
                          None in (one, nulls.both), True)
-        core = self._core(cmp, l, r)
+        core = self._core(cmp, l, r, True, types)
         if not (l.nullable and r.nullable):
             one = nulls.left if l.nullable else nulls.right if r.nullable else None
             if one is None:
@@ -79,19 +81,22 @@ class SqlComparisons:
                      f" WHEN {r.op()} IS NULL THEN {text(nulls.right)} ELSE {core.sql} END",
                      None in (nulls.left, nulls.right, nulls.both), True)
 
-    def _core(self, cmp, l: V, r: V, nan_checks: bool = True) -> V:
+    def _core(self, cmp, l: V, r: V, nan_checks: bool = True, types=None) -> V:
         """``l op r`` for two static non-NULL types: NULL exactly when an operand is NULL.
 
         ``nan_checks=False`` leaves out the guards that make a NaN operand compare false (the
-        caller knows Spark's own NaN ordering already gives the Java answer).
+        caller knows Spark's own NaN ordering already gives the Java answer). ``types``: the
+        static pair lowering recorded (`core.Compare.types`); None: read off ``l`` and ``r``.
         """
-        if not (l.type.is_static and r.type.is_static):  # pragma: no cover - expanded before
-            raise UnsupportedSelectorError("comparison of a value of unknown type")
+        if types is None:
+            types = (l.type, r.type)
+            if not (l.type.is_static and r.type.is_static):  # pragma: no cover - expanded before
+                raise UnsupportedSelectorError("comparison of a value of unknown type")
         op = cmp.op
-        conversion = cmp.conversion(l.type, r.type)
+        conversion = cmp.conversion(*types)
         if conversion is not None:
             return self._converted_compare(cmp, l, r, conversion)
-        rule = cmp.rule(l.type, r.type)
+        rule = cmp.rule(*types)
         if rule is Order.FALSE:
             return _strict(_FALSE, l, r)
         if isinstance(rule, NumericOrder):

@@ -61,9 +61,15 @@ class LeftFirstOr(n.Or):
 
 @dataclass(frozen=True, slots=True)
 class Compare(n.Comparison):
-    """``left op right`` as ``cmp`` (a `lowering.Comparator`) decides it for the operands' types."""
+    """``left op right`` as ``cmp`` (a `lowering.Comparator`) decides it for the operands' types.
+
+    ``types``: ``(left type, right type)`` when the typed tree knows both statically (a literal,
+    a column of static type, a predicate, static arithmetic), so a back end takes ``cmp``'s
+    decision for that pair without working out the operands' types; None when either is DYNAMIC
+    or NULL (the back end dispatches per row or per VARIANT branch)."""
 
     cmp: object = None
+    types: "tuple | None" = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,9 +84,12 @@ class UnlikeTypes(n.Comparison):
 
 @dataclass(frozen=True, slots=True)
 class Compute(n.Arithmetic):
-    """``left op right`` in the type ``how`` (a `lowering.Computation`) names for the operands' types."""
+    """``left op right`` in the type ``how`` (a `lowering.Computation`) names for the operands' types.
+
+    ``types``: ``(left type, right type)`` when both are static (as for `Compare`), else None."""
 
     how: object = None
+    types: "tuple | None" = None
 
 
 @dataclass(frozen=True, slots=True)

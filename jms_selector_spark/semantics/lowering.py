@@ -324,7 +324,10 @@ class _Lowering:
         cmp = self.rules.comparator(node.op)
         unlike = _unlike(cmp, self.columns, l, r) if cmp.unlike and self.columns is not None else None
         if unlike is None:
-            out = c.Compare(node.op, l, r, node.span, cmp)
+            columns = self.columns
+            lt = _static_type(l, columns) if columns is not None else None
+            rt = _static_type(r, columns) if lt is not None else None
+            out = c.Compare(node.op, l, r, node.span, cmp, None if rt is None else (lt, rt))
         else:
             out = c.UnlikeTypes(node.op, l, r, node.span, unlike)
         if type(l) is _LITERAL and type(r) is _LITERAL:
@@ -336,7 +339,10 @@ class _Lowering:
     def _arithmetic(self, node):
         low = self.lower
         l, r = low(node.left), low(node.right)
-        out = c.Compute(node.op, l, r, node.span, self.rules.computation(node.op))
+        columns = self.columns
+        lt = _static_type(l, columns) if columns is not None else None
+        rt = _static_type(r, columns) if lt is not None else None
+        out = c.Compute(node.op, l, r, node.span, self.rules.computation(node.op), None if rt is None else (lt, rt))
         if type(l) is _LITERAL and type(r) is _LITERAL:
             out = _fold(out, (l, r))
         return self._done(out, node)
@@ -400,6 +406,28 @@ _LOWER = {n.Literal: _Lowering._literal, n.Identifier: _Lowering._identifier, n.
           n.Between: _Lowering._between, n.InList: _Lowering._in_list, n.Like: _Lowering._like,
           n.Unary: _Lowering._unary, n.Not: _Lowering._not_or_is_null, n.IsNull: _Lowering._not_or_is_null,
           n.FunctionCall: _Lowering._call}
+
+
+_STATIC_TYPES = frozenset(_STATIC)
+_BOOLEAN_CORE = frozenset((c.Compare, c.UnlikeTypes, c.InStrings, c.LikeString, n.IsNull, n.Not, c.KleeneAnd,
+                           c.KleeneOr, c.LeftFirstAnd, c.LeftFirstOr, c.TwoValuedBetween, c.InsideBetween,
+                           c.OutsideBetween))
+
+
+def _static_type(node, columns: dict) -> "JmsType | None":
+    """The static JMS type of the lowered operand ``node`` when the typed tree has one — what
+    `typed_tree.TypedTree.type_of` answers, for the operand kinds whose type is read off the node
+    itself (a literal, a column of ``columns``, a predicate) — else None: DYNAMIC, NULL, a unary
+    sign, a function, and arithmetic (its type is static, but ``x / 0`` is always NULL in the
+    ``jms`` dialect, which the SQL generator renders as the NULL it is: not folded here yet)."""
+    t = type(node)
+    if t is _LITERAL:
+        st = node.type
+    elif t is n.Identifier:
+        st = columns.get(node.name)
+    else:
+        return JmsType.BOOLEAN if t in _BOOLEAN_CORE else None
+    return st if st in _STATIC_TYPES else None
 
 
 def _unlike(cmp: Comparator, columns: dict, left, right) -> "bool | None":

@@ -252,3 +252,64 @@ def test_other_comparisons_stay_compare(text, dialect):
 
     root = bind(parse(text, dialect=dialect), {"color": "string", "w": "long"}).core
     assert type(root) is core.Compare, root
+
+
+# -- static operand types: recorded once, at lowering, from the typed tree ------------------------
+
+_TYPED_SCHEMA = {"color": "string", "w": "long", "q": "int", "p": "double", "f": "float", "b": "boolean"}
+
+
+@pytest.mark.parametrize("text, dialect", [
+    ("w = 5 AND color = 'x' AND p > q AND f < 1.5 AND b = TRUE", "jms"),
+    ("color = 'a' AND w + q > p * 2 AND (w = 1) = b", "activemq"),
+    ("color = w AND q <> 1", "activemq"), ("w BETWEEN q AND 9 OR -q > 1 OR q < w", "jms"),
+    ("v = 5 AND JMSPriority + v > 1 AND nosuch = 1 AND JMSPriority > 1", "jms"),       # v: a VARIANT key (dynamic); nosuch: NULL
+])
+def test_compare_and_compute_carry_the_typed_trees_static_types(text, dialect):
+    from jms_selector_spark.binder import Binding, bind
+    from jms_selector_spark.frontend import nodes
+    from jms_selector_spark.frontend.selector import parse
+    from jms_selector_spark.semantics import core
+
+    schema = _TYPED_SCHEMA
+    if "v = 5" in text:  # properties in a VARIANT column (a Spark type)
+        ST = pytest.importorskip("pyspark.sql.types")
+        schema = ST.StructType([ST.StructField("properties", ST.VariantType()), ST.StructField("JMSPriority", ST.IntegerType())])
+    bound = bind(parse(text, dialect=dialect), schema, Binding.of(unknown_properties="null"))
+    tt = bound.types
+    seen = 0
+    for x in nodes.walk(bound.core):
+        if type(x) not in (core.Compare, core.Compute):
+            continue
+        pair = (tt.type_of(x.left), tt.type_of(x.right))
+        leaves = all(type(o) in (nodes.Literal, nodes.Identifier) or tt.type_of(o) is T.BOOLEAN
+                     for o in (x.left, x.right))
+        if leaves and all(t.is_static for t in pair):
+            assert x.types == pair, x   # static: the pair rides on the node
+            seen += 1
+        elif x.types is not None:
+            assert x.types == pair and all(t.is_static for t in pair), x
+        if any(not t.is_static for t in pair):
+            assert x.types is None, x   # DYNAMIC or NULL: the back end decides per value
+    assert seen
+
+
+def test_the_sql_generator_renders_the_types_the_core_node_carries():
+    """The SQL generator takes a static comparison's decision for the pair `core.Compare.types`
+    names, not for the types it would work out from the operands: swap the pair, the SQL follows."""
+    import dataclasses
+
+    from jms_selector_spark.backends.spark_sql import SparkSqlGenerator
+    from jms_selector_spark.binder import bind
+    from jms_selector_spark.frontend.selector import parse
+
+    bound = bind(parse("w = 5"), {"w": "long"})
+    root = bound.core
+    assert root.types == (T.LONG, T.LONG)
+    gen = SparkSqlGenerator(bound)
+    assert gen.truth(root).sql == "`w` = 5"
+    unlike = dataclasses.replace(root, types=(T.STRING, T.LONG))   # a pair that never compares
+    assert gen.truth(unlike).sql == "IF(`w` IS NULL, CAST(NULL AS BOOLEAN), FALSE)"
+    as_double = dataclasses.replace(root, types=(T.DOUBLE, T.LONG))  # promoted to double
+    assert "CAST(`w` AS DOUBLE)" not in gen.truth(root).sql
+    assert gen.truth(as_double).sql != gen.truth(root).sql
