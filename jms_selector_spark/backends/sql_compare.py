@@ -25,6 +25,11 @@ T = JmsType
 C = n.CompareOp
 
 
+def _pairs(types) -> tuple:
+    """``((x, low) types, (x, high) types)`` of a BETWEEN's static ``(x, low, high)`` types, or Nones."""
+    return (None, None) if types is None else ((types[0], types[1]), (types[0], types[2]))
+
+
 class SqlComparisons:
     """The comparison and predicate visitors of `spark_sql.SparkSqlGenerator`; each returns a `V`."""
 
@@ -162,13 +167,18 @@ class SqlComparisons:
     # -- BETWEEN, IN, LIKE, IS NULL -------------------------------------------------------------
     def visit_TwoValuedBetween(self, node) -> V:
         x, lo, hi = self.visit(node.operand), self.visit(node.low), self.visit(node.high)
-        if T.NULL in (x.type, lo.type, hi.type):
-            return _TRUE if node.negated else _FALSE
+        types = node.types  # the static (x, lo, hi) types lowering recorded, or None: read them off
+        if types is None:
+            types = (x.type, lo.type, hi.type)
+            if T.NULL in types:
+                return _TRUE if node.negated else _FALSE
+        xt, lt, ht = types
         # Spark orders NaN above everything: with a non-NaN constant high bound, a NaN operand
         # already fails `x <= hi` (and `x >= NaN` fails for any other x), exactly as Java's
         # comparisons do, so the per-comparison NaN guards can go.
-        nan_checks = not (hi.is_const and hi.type.is_numeric and not math.isnan(float(hi.lit)))
-        inside = _and([self._core(node.low_cmp, x, lo, nan_checks), self._core(node.high_cmp, x, hi, nan_checks)])
+        nan_checks = not (hi.is_const and ht.is_numeric and not math.isnan(float(hi.lit)))
+        inside = _and([self._core(node.low_cmp, x, lo, nan_checks, (xt, lt)),
+                       self._core(node.high_cmp, x, hi, nan_checks, (xt, ht))])
         nullable = _nulls(x, lo, hi)
         if node.negated:
             return _nonnull(_or([_not(inside)] + [_bool(f"{v.op()} IS NULL", False) for v in nullable]))
@@ -176,19 +186,23 @@ class SqlComparisons:
 
     def visit_OutsideBetween(self, node) -> V:
         x, lo, hi = self.visit(node.operand), self.visit(node.low), self.visit(node.high)
-        return self._logic_or([self.compare(node.low_cmp, x, lo), self.compare(node.high_cmp, x, hi)], node.left_first)
+        low, high = _pairs(node.types)
+        return self._logic_or([self.compare(node.low_cmp, x, lo, low), self.compare(node.high_cmp, x, hi, high)],
+                              node.left_first)
 
     def visit_InsideBetween(self, node) -> V:
         x, lo, hi = self.visit(node.operand), self.visit(node.low), self.visit(node.high)
-        inside = self._logic_and([self.compare(node.low_cmp, x, lo), self.compare(node.high_cmp, x, hi)],
+        low, high = _pairs(node.types)
+        inside = self._logic_and([self.compare(node.low_cmp, x, lo, low), self.compare(node.high_cmp, x, hi, high)],
                                  node.left_first)
         return _not(inside) if node.negated else inside
 
     def visit_InStrings(self, node) -> V:
         x = self.visit(node.operand)
-        if x.type is T.NULL:
+        xt = x.type if node.operand_type is None else node.operand_type  # static: lowering recorded it
+        if xt is T.NULL:
             return _UNKNOWN
-        if x.type is not T.STRING:
+        if xt is not T.STRING:
             value = node.non_string
             return _UNKNOWN if value is None else _strict(_TRUE if value else _FALSE, x)
         vals = ", ".join(sql_string(lit.value) for lit in node.values)
@@ -196,9 +210,10 @@ class SqlComparisons:
 
     def visit_LikeString(self, node) -> V:
         x = self.visit(node.operand)
-        if x.type is T.NULL:
+        xt = x.type if node.operand_type is None else node.operand_type  # static: lowering recorded it
+        if xt is T.NULL:
             return _UNKNOWN
-        if x.type is not T.STRING:
+        if xt is not T.STRING:
             value = node.non_string
             return _UNKNOWN if value is None else _strict(_TRUE if value else _FALSE, x)
         p = _bool(like_to_sql(x.op(), node.segments), x.nullable)

@@ -130,6 +130,7 @@ class TwoValuedBetween(n.Between):
 
     low_cmp: object = None
     high_cmp: object = None
+    types: "tuple | None" = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,6 +141,7 @@ class InsideBetween(n.Between):
     low_cmp: object = None
     high_cmp: object = None
     left_first: bool = False
+    types: "tuple | None" = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,14 +153,18 @@ class OutsideBetween(n.Between):
     low_cmp: object = None
     high_cmp: object = None
     left_first: bool = False
+    types: "tuple | None" = None
 
 
 @dataclass(frozen=True, slots=True)
 class InStrings(n.InList):
     """``x [NOT] IN ('a', ...)``: UNKNOWN when x is NULL; for a string, membership (negated: its
-    negation); for any other value, ``non_string`` (True, False, or None for UNKNOWN)."""
+    negation); for any other value, ``non_string`` (True, False, or None for UNKNOWN).
+    ``operand_type`` (here and on `LikeString`): x's static JMS type when it has one, else None
+    (DYNAMIC or NULL: the back end tells strings apart per value)."""
 
     non_string: "bool | None" = False
+    operand_type: "object" = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,6 +179,7 @@ class LikeString(n.Like):
 
     non_string: "bool | None" = False
     segments: tuple = ()
+    operand_type: "object" = None
 
 
 #: The front-end node types a core tree never holds (lowering replaces each of them).

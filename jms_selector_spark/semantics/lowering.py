@@ -352,25 +352,34 @@ class _Lowering:
         x, lo, hi = low(node.operand), low(node.low), low(node.high)
         how = self.rules.between(node.negated)
         cmp = self.rules.comparator
+        columns = self.columns
+        types = None
+        if columns is not None:
+            xt = _static_type(x, columns)
+            lt = _static_type(lo, columns) if xt is not None else None
+            ht = _static_type(hi, columns) if lt is not None else None
+            types = None if ht is None else (xt, lt, ht)
         if how is Between.NULL_IS_FALSE:
-            out = c.TwoValuedBetween(x, lo, hi, node.negated, node.span, cmp(GE), cmp(LE))
+            out = c.TwoValuedBetween(x, lo, hi, node.negated, node.span, cmp(GE), cmp(LE), types)
         elif how is Between.OUTSIDE_AS_OR:
-            out = c.OutsideBetween(x, lo, hi, True, node.span, cmp(LT), cmp(GT), self.left_first)
+            out = c.OutsideBetween(x, lo, hi, True, node.span, cmp(LT), cmp(GT), self.left_first, types)
         else:
-            out = c.InsideBetween(x, lo, hi, node.negated, node.span, cmp(GE), cmp(LE), self.left_first)
+            out = c.InsideBetween(x, lo, hi, node.negated, node.span, cmp(GE), cmp(LE), self.left_first, types)
         if type(x) is _LITERAL and type(lo) is _LITERAL and type(hi) is _LITERAL:
             out = _fold(out, (x, lo, hi))
         return self._done(out, node)
 
     def _in_list(self, node):
         x = self.lower(node.operand)
-        out = c.InStrings(x, node.values, node.negated, node.span, self.rules.in_non_string(node.negated))
+        xt = _static_type(x, self.columns) if self.columns is not None else None
+        out = c.InStrings(x, node.values, node.negated, node.span, self.rules.in_non_string(node.negated), xt)
         return self._done(_fold(out, (x,)) if type(x) is _LITERAL else out, node)
 
     def _like(self, node):
         x = self.lower(node.operand)
+        xt = _static_type(x, self.columns) if self.columns is not None else None
         out = c.LikeString(x, node.pattern, node.escape, node.negated, node.span,
-                           self.rules.like_non_string(node.negated), like_segments(node.pattern, node.escape))
+                           self.rules.like_non_string(node.negated), like_segments(node.pattern, node.escape), xt)
         return self._done(_fold(out, (x,)) if type(x) is _LITERAL else out, node)
 
     def _unary(self, node):

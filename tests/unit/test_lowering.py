@@ -263,6 +263,8 @@ _TYPED_SCHEMA = {"color": "string", "w": "long", "q": "int", "p": "double", "f":
     ("w = 5 AND color = 'x' AND p > q AND f < 1.5 AND b = TRUE", "jms"),
     ("color = 'a' AND w + q > p * 2 AND (w = 1) = b", "activemq"),
     ("color = w AND q <> 1", "activemq"), ("w BETWEEN q AND 9 OR -q > 1 OR q < w", "jms"),
+    ("q IN ('a') OR color IN ('a') OR color LIKE 'a%' OR w NOT BETWEEN 1 AND p OR f BETWEEN 1 AND q", "jms"),
+    ("w NOT BETWEEN q AND 9 OR w BETWEEN 1 AND p OR w IN ('a') OR q LIKE 'a%'", "activemq"),
     ("v = 5 AND JMSPriority + v > 1 AND nosuch = 1 AND JMSPriority > 1", "jms"),       # v: a VARIANT key (dynamic); nosuch: NULL
 ])
 def test_compare_and_compute_carry_the_typed_trees_static_types(text, dialect):
@@ -278,7 +280,16 @@ def test_compare_and_compute_carry_the_typed_trees_static_types(text, dialect):
     bound = bind(parse(text, dialect=dialect), schema, Binding.of(unknown_properties="null"))
     tt = bound.types
     seen = 0
-    for x in nodes.walk(bound.core):
+    for x in nodes.walk(bound.core):   # operands here: literals, names, predicates (all recorded)
+        if type(x) in (core.InStrings, core.LikeString):
+            t = tt.type_of(x.operand)
+            assert x.operand_type is (t if t.is_static else None), x
+            continue
+        if type(x) in (core.TwoValuedBetween, core.InsideBetween, core.OutsideBetween):
+            triple = (tt.type_of(x.operand), tt.type_of(x.low), tt.type_of(x.high))
+            assert x.types == (triple if all(t.is_static for t in triple) else None), x
+            seen += x.types is not None
+            continue
         if type(x) not in (core.Compare, core.Compute):
             continue
         pair = (tt.type_of(x.left), tt.type_of(x.right))
@@ -313,3 +324,22 @@ def test_the_sql_generator_renders_the_types_the_core_node_carries():
     as_double = dataclasses.replace(root, types=(T.DOUBLE, T.LONG))  # promoted to double
     assert "CAST(`w` AS DOUBLE)" not in gen.truth(root).sql
     assert gen.truth(as_double).sql != gen.truth(root).sql
+
+
+def test_the_sql_generator_renders_the_like_operand_type_the_core_node_carries():
+    import dataclasses
+
+    from jms_selector_spark.backends.spark_sql import SparkSqlGenerator
+    from jms_selector_spark.binder import bind
+    from jms_selector_spark.frontend.selector import parse
+
+    bound = bind(parse("color LIKE 'a%' AND w BETWEEN 1 AND 5"), {"color": "string", "w": "long"})
+    like, between = bound.core.operands
+    assert like.operand_type is T.STRING and between.types == (T.LONG, T.LONG, T.LONG)
+    gen = SparkSqlGenerator(bound)
+    assert gen.truth(like).sql == "`color` LIKE decode(X'6125', 'UTF-8') ESCAPE '!'"
+    assert gen.truth(dataclasses.replace(like, operand_type=T.LONG)).sql == "IF(`color` IS NULL, CAST(NULL AS BOOLEAN), FALSE)"
+    plain = gen.truth(between).sql
+    assert "`w` >= 1" in plain and "`w` <= 5" in plain
+    unlike = gen.truth(dataclasses.replace(between, types=(T.STRING, T.LONG, T.LONG))).sql
+    assert "`w` >= 1" not in unlike and "FALSE" in unlike
