@@ -10,7 +10,11 @@ so a new broker's rule is written here once and each back end only renders the p
 
 The decisions are per operator and per pair of static JMS types, so a value whose type is known
 only per row (a VARIANT property, ActiveMQ's typed MAP) is handled by the back end reading the
-node's table once per type pair it expands to. Parse-time rules (grammar, literals, checks) stay
+node's table once per type pair it expands to. Where the operands' types are static (a literal, a
+column of static type, a predicate: `_static_type`), the node carries them (`core.Compare.types`,
+`Compute.types`, the BETWEENs' ``types``, `InStrings`/`LikeString` ``operand_type``), read off the
+nodes without computing the typed tree's map, so a back end takes the decision for that pair
+instead of working the types out again. Parse-time rules (grammar, literals, checks) stay
 in the front end.
 """
 from __future__ import annotations
