@@ -74,16 +74,17 @@ class SqlArithmetic:
     def visit_Compute(self, node) -> V:
         l, r = self.visit(node.left), self.visit(node.right)
         op = node.op
-        if node.types is not None:  # both static: the pair lowering recorded (`core.Compute.types`)
-            t = node.how.result(*node.types)
-        elif l.type is T.NULL or r.type is T.NULL:
-            return V("CAST(NULL AS DOUBLE)", T.NULL)
-        else:
-            t = node.how.result(l.type, r.type)
+        types = node.types  # both static: the pair lowering recorded (`core.Compute.types`)
+        if types is None:
+            types = (l.type, r.type)
+            if T.NULL in types:
+                return V("CAST(NULL AS DOUBLE)", T.NULL)
+        t = node.how.result(*types)
         if t is T.STRING:
-            if r.type is T.STRING:
+            rt = types[1]
+            if rt is T.STRING:
                 rs = r.sql
-            elif r.type.is_exact or r.type is T.BOOLEAN:
+            elif rt.is_exact or rt is T.BOOLEAN:
                 rs = f"CAST({r.sql} AS STRING)"
             else:
                 raise UnsupportedSelectorError(
