@@ -192,15 +192,16 @@ class VectorizedEvaluator(NodeVisitor):
             return _one_row(self.compare_static(cmp, lt, _lift_part(lp), rt, _lift_part(rp)))
         if cmp.eq is not None:
             return _not(self.compare_static(cmp.eq, lt, lp, rt, rp))
-        lv, rv = _part_valid(lp), _part_valid(rp)
         conversion = _conversion(cmp, lt, rt)
         if conversion is not None:
             out = _compare_converted(cmp, lt, lp, rt, rp, conversion)
         else:
             out = _compare_pair(cmp, lt, lp, rt, rp)
             if out is None:  # two values that do not compare: FALSE
-                out = _where(_mask_and(lv, rv), False, None)
-        return self._null_rule(cmp, out, lv, rv)
+                out = _where(_mask_and(_part_valid(lp), _part_valid(rp)), False, None)
+        if cmp.nulls is None:
+            return out
+        return self._null_rule(cmp, out, _part_valid(lp), _part_valid(rp))
 
     @staticmethod
     def _null_rule(cmp, out, lv, rv):
