@@ -45,6 +45,13 @@ values; string concatenation with a float/double right operand (Java's number fo
 predicate reading more than two VARIANT properties at once; a variant key containing both
 quote characters.
 
+Static types come from the core tree, never from the rendered SQL: each node carries its
+operands' types (`core.Compare.types` and the like, recorded by `lowering.lower`), and
+`core.static_type` reads a node's own. The one place the generator reads a rendered value's
+type (`V.branch_type`) is `SparkSqlGenerator._branch_types`: for a node lowering could not type,
+because an operand reads a VARIANT property (its type is fixed per branch of `_expand`) or is an
+ActiveMQ function's value. `tests/unit/test_design.py` fails on any other read.
+
 The translation is four modules: this one (the generator's driver: columns, sharing of repeated
 operands, truth, VARIANT expansion, and the entry points), `sql_render` (values, literals,
 names, Kleene combinators, LIKE), `sql_compare` (comparisons and predicates) and
@@ -61,6 +68,7 @@ from ..frontend import nodes as n
 from ..frontend.errors import UnsupportedSelectorError
 from ..frontend.selector import Selector, as_selector
 from ..semantics import core as c
+from ..semantics.core import static_type
 from ..semantics.dialects import HEADER_TYPES
 from ..semantics.types import JmsType
 from .sql_arithmetic import SqlArithmetic
@@ -101,6 +109,7 @@ class SparkSqlGenerator(SqlComparisons, SqlArithmetic, SqlLogic, NodeVisitor):
         self.qualifier = tuple(qualifier)
         self.env = {name: self._column(ref) for name, ref in bound.refs.items()}
         self.types = bound.types
+        self.columns = bound.types.column_types  # each name's static type (DYNAMIC: per branch)
         self._lets = 0  # lambda variables used so far (see `_shared`)
 
     # -- entry point ----------------------------------------------------------------------------
@@ -147,7 +156,7 @@ class SparkSqlGenerator(SqlComparisons, SqlArithmetic, SqlLogic, NodeVisitor):
         """A constant, a column read, or any operand of at most `_SHARE_ABOVE` characters: a guard
         may repeat it (a bounded size per node keeps the SQL within a constant factor of linear,
         and the plain repetition keeps whole-stage codegen, which a lambda loses)."""
-        return (v.is_const or v.type is T.NULL or len(v.sql) <= _SHARE_ABOVE
+        return (v.is_const or len(v.sql) <= _SHARE_ABOVE
                 or any(v.sql == e.sql for e in self.env.values()))
 
     def _let_name(self) -> str:
@@ -196,21 +205,37 @@ class SparkSqlGenerator(SqlComparisons, SqlArithmetic, SqlLogic, NodeVisitor):
         dyn = self._dynamic_names(node)
         if dyn:
             return self._expand(node, dyn)
-        return self._as_truth(self.visit(node))
-
-    def _as_truth(self, v: V) -> V:
-        if v.type is T.BOOLEAN:
+        v = self.visit(node)
+        t = self._type_of(node, v)
+        if t is T.BOOLEAN:
             return v
-        if v.type is T.NULL:
+        if t is T.NULL:
             return _UNKNOWN
         return _strict(_FALSE, v)
+
+    # -- types: the core node's, or (lowering could not know it) this VARIANT branch's -------------
+    def _type_of(self, node, v: V) -> JmsType:
+        """The JMS type of the core node ``node``, rendered as ``v``: its static type
+        (`core.static_type`), else (DYNAMIC, a function's value) the one ``v`` has in this branch."""
+        t = static_type(node, self.columns)
+        return self._branch_types(v)[0] if t is None else t
+
+    @staticmethod
+    def _branch_types(*vs: V) -> tuple:
+        """The JMS types of rendered values, for a node lowering could not type statically.
+
+        The one permitted read of `V.branch_type` (`test_design` checks it): an operand that
+        reads a VARIANT property has a type only per branch of `_expand`, which renders the
+        predicate once per combination of the VARIANT values' types; an ActiveMQ function's value
+        has the type its rendering gives (`visit_Call`). Every static type comes from the node."""
+        return tuple(v.branch_type for v in vs)
 
     def _dynamic_names(self, node) -> list:
         if not self.types.reads_dynamic(node):  # the typed tree (a static predicate: no CASE)
             return []
         out = []
         for sub in n.walk(node):
-            if isinstance(sub, n.Identifier) and self.env[sub.name].type is T.DYNAMIC and sub.name not in out:
+            if isinstance(sub, n.Identifier) and self.env[sub.name].variant is not None and sub.name not in out:
                 out.append(sub.name)
         return out
 

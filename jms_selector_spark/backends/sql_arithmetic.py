@@ -8,6 +8,11 @@ concatenation takes Spark's text of integers and booleans (Java's); ``REGEX``/``
 only regexes in the subset where java.util.regex and Python's re agree, ``INLIST`` only over
 ``MAKELIST`` of non-approximate values. Anything else raises `UnsupportedSelectorError` (the
 caller falls back to the vectorized evaluator).
+
+Types come from the core node: `core.Compute.types`, `Negate`/`Plus` ``operand_type``, and
+`core.static_type` of a function's arguments. Only where lowering could not type an operand (it
+reads a VARIANT property, or is a function's value) is its type the one rendered in the current
+VARIANT branch (`SparkSqlGenerator._branch_types`, `_type_of`).
 """
 from __future__ import annotations
 
@@ -52,36 +57,42 @@ class SqlArithmetic:
     # -- arithmetic -----------------------------------------------------------------------------
     def visit_Plus(self, node) -> V:
         v = self.visit(node.operand)
-        if v.type is T.NULL or node.keeps_any or v.type.is_numeric:
+        vt = node.operand_type  # static: lowering recorded it; else this branch's
+        if vt is None:
+            vt = self._branch_types(v)[0]
+        if vt is T.NULL or node.keeps_any or vt.is_numeric:
             return v
-        return V(f"CAST(NULL AS {_SPARK.get(v.type, 'STRING')})", T.NULL)
+        return V(f"CAST(NULL AS {_SPARK.get(vt, 'STRING')})", T.NULL)
 
     def visit_Negate(self, node) -> V:
         v = self.visit(node.operand)
-        if v.type is T.NULL or not v.type.is_numeric:
+        vt = node.operand_type  # static: lowering recorded it; else this branch's
+        if vt is None:
+            vt = self._branch_types(v)[0]
+        if vt is T.NULL or not vt.is_numeric:
             return V("CAST(NULL AS DOUBLE)", T.NULL)
-        t = node.computes_in(v.type)
-        if t is T.DOUBLE and v.type is not T.DOUBLE:
+        t = node.computes_in(vt)
+        if t is T.DOUBLE and vt is not T.DOUBLE:
             return V(f"(-CAST({v.sql} AS DOUBLE))", t, v.nullable)
         if t.is_approximate:
             return V(f"(-({v.sql}))", t, v.nullable)
         if t is T.LONG:
             return V(_wrap64(f"-CAST({v.sql} AS DECIMAL(20,0))"), T.LONG, v.nullable)
-        if v.type is T.INT:
+        if vt is T.INT:
             return V(_wrap32(f"-CAST({v.sql} AS BIGINT)"), T.INT, v.nullable)
         return V(f"(-CAST({v.sql} AS INT))", T.INT, v.nullable)
 
     def visit_Compute(self, node) -> V:
         l, r = self.visit(node.left), self.visit(node.right)
         op = node.op
-        types = node.types  # both static: the pair lowering recorded (`core.Compute.types`)
+        types = node.types  # static: the pair lowering recorded (`core.Compute.types`); else this branch's
         if types is None:
-            types = (l.type, r.type)
-            if T.NULL in types:
-                return V("CAST(NULL AS DOUBLE)", T.NULL)
-        t = node.how.result(*types)
+            types = self._branch_types(l, r)
+        if T.NULL in types:
+            return V("CAST(NULL AS DOUBLE)", T.NULL)
+        lt, rt = types
+        t = node.how.result(lt, rt)
         if t is T.STRING:
-            rt = types[1]
             if rt is T.STRING:
                 rs = r.sql
             elif rt.is_exact or rt is T.BOOLEAN:
@@ -94,17 +105,17 @@ class SqlArithmetic:
             return V("CAST(NULL AS DOUBLE)", T.NULL)
         nullable = l.nullable or r.nullable
         if t.is_approximate:
-            a, b = _cast(l, t), _cast(r, t)
+            a, b = _cast(l, lt, t), _cast(r, rt, t)
             if op is A.DIVIDE:
                 if t is T.FLOAT:
-                    return self._shared(lambda r: V(f"CAST({_ddiv(_cast(l, T.DOUBLE), r, _cast(r, T.DOUBLE))} AS FLOAT)",
+                    return self._shared(lambda r: V(f"CAST({_ddiv(_cast(l, lt, T.DOUBLE), r, _cast(r, rt, T.DOUBLE))} AS FLOAT)",
                                                     t, nullable), r)
-                return self._shared(lambda r: V(_ddiv(a, r, _cast(r, t)), t, nullable), r)
+                return self._shared(lambda r: V(_ddiv(a, r, _cast(r, rt, t)), t, nullable), r)
             if op is A.MODULO:
                 if t is T.FLOAT:
-                    return self._shared(lambda r: V(f"CAST({_drem(_cast(l, T.DOUBLE), r, _cast(r, T.DOUBLE))} AS FLOAT)",
+                    return self._shared(lambda r: V(f"CAST({_drem(_cast(l, lt, T.DOUBLE), r, _cast(r, rt, T.DOUBLE))} AS FLOAT)",
                                                     t, nullable), r)
-                return self._shared(lambda r: V(_drem(a, r, _cast(r, t)), t, nullable), r)
+                return self._shared(lambda r: V(_drem(a, r, _cast(r, rt, t)), t, nullable), r)
             return V(f"({a} {op.value} {b})", t, nullable)
         if t is T.INT:
             a, b = f"CAST({l.sql} AS BIGINT)", f"CAST({r.sql} AS BIGINT)"
@@ -116,7 +127,7 @@ class SqlArithmetic:
                 if r.is_const and r.lit == 0:
                     return V("CAST(NULL AS INT)", T.NULL)
                 return V(f"CAST({a} % {_nonzero(r, b)} AS INT)", T.INT, True)
-            exact = _no_overflow(op, l, r, T.INT)
+            exact = _no_overflow(op, l, r, T.INT, types)
             if exact is not None:  # cannot overflow: plain arithmetic, nothing to wrap
                 return V(f"(CAST({l.sql} AS INT) {op.value} CAST({r.sql} AS INT))", T.INT, nullable, bound=exact)
             return V(_wrap32(f"{a} {op.value} {b}"), T.INT, nullable)
@@ -134,7 +145,7 @@ class SqlArithmetic:
                 return self._shared(lambda r: V(_ldiv(a, f"CAST({r.sql} AS BIGINT)"), T.LONG, True), r)
             return self._shared(lambda r: V(f"CASE WHEN CAST({r.sql} AS BIGINT) = -1 THEN {neg} ELSE {a} div "
                                             f"nullif(CAST({r.sql} AS BIGINT), 0) END", T.LONG, True), r)
-        exact = _no_overflow(op, l, r, T.LONG)
+        exact = _no_overflow(op, l, r, T.LONG, types)
         if exact is not None:  # e.g. an int column times a small literal: plain BIGINT arithmetic
             return V(f"({a} {op.value} {b})", T.LONG, nullable, bound=exact)
         return V(_wrap64(f"CAST({l.sql} AS DECIMAL(20,0)) {op.value} CAST({r.sql} AS DECIMAL(20,0))"),
@@ -149,21 +160,25 @@ class SqlArithmetic:
                 raise UnsupportedSelectorError("REGEX needs a literal pattern in the Java/Python common subset",
                                                "", node.span)
             v = self.visit(val)
-            if v.type is T.NULL:
+            vt = self._type_of(val, v)
+            if vt is T.NULL:
                 return _FALSE
-            v = _java_text(v, node)
+            v = _java_text(v, vt, node)
             p = f"{v.op()} RLIKE {sql_string(pat.value)}"
             return _bool(f"coalesce({p}, FALSE)", False, True) if v.nullable else _bool(p, False)
         if name == "INLIST" and len(args) == 2 and _list_items(args[0]) is not None:
             # List.contains: TRUE when a (non-NULL) element has v's class and value; a NULL v is
             # FALSE. A NULL element just never matches (`coalesce(v IN (…, NULL), FALSE)`).
-            items = [self.visit(a) for a in _list_items(args[0])]
+            item_nodes = _list_items(args[0])
+            items = [self.visit(a) for a in item_nodes]
             v = self.visit(args[1])
-            if v.type is T.NULL:
+            vt = self._type_of(args[1], v)
+            if vt is T.NULL:
                 return _FALSE
-            if any(not x.type.is_static or x.type.is_approximate for x in items + [v] if x.type is not T.NULL):
+            item_types = [self._type_of(a, x) for a, x in zip(item_nodes, items)]
+            if any(not t.is_static or t.is_approximate for t in item_types + [vt] if t is not T.NULL):
                 raise UnsupportedSelectorError("INLIST over approximate values", "", node.span)
-            same = [x for x in items if x.type is v.type]
+            same = [x for x, t in zip(items, item_types) if t is vt]
             if not same:
                 return _FALSE
             found = f"{v.op()} IN ({', '.join(x.sql for x in same)})"
@@ -177,9 +192,10 @@ class SqlArithmetic:
                     and "$" not in repl.value and "\\" not in repl.value):
                 raise UnsupportedSelectorError("REPLACE needs a literal regex and a plain replacement", "", node.span)
             v = self.visit(text)
-            if v.type is T.NULL:
+            vt = self._type_of(text, v)
+            if vt is T.NULL:
                 return _NULL
-            v = _java_text(v, node)
+            v = _java_text(v, vt, node)
             return V(f"regexp_replace({v.sql}, {sql_string(rx.value)}, {sql_string(repl.value)})", T.STRING,
                      v.nullable)
         raise UnsupportedSelectorError(f"{name}(...) has no exact Spark SQL form here", "", node.span)
@@ -195,21 +211,23 @@ def _list_items(node) -> "tuple | None":
     return None
 
 
-def _no_overflow(op, l: V, r: V, t: JmsType) -> "int | None":
-    """A bound of ``|l op r|`` when ``l op r`` (+, -, *) cannot overflow type ``t``; else None."""
-    a, b = l.magnitude(), r.magnitude()
+def _no_overflow(op, l: V, r: V, t: JmsType, types: tuple) -> "int | None":
+    """A bound of ``|l op r|`` when ``l op r`` (+, -, *) of the exact ``types`` cannot overflow
+    type ``t``; else None."""
+    a, b = l.magnitude(types[0]), r.magnitude(types[1])
     bound = a * b if op is A.TIMES else a + b
     return bound if bound <= _LIMIT[t] else None
 
 
-def _java_text(v: V, node) -> V:
-    """``v.toString()`` as ActiveMQ's regex functions take it: Spark's text of an integer or a
-    boolean is Java's; a float/double is formatted differently (the vectorized fallback does it)."""
-    if v.type is T.STRING:
+def _java_text(v: V, vt: JmsType, node) -> V:
+    """``v.toString()`` (``v`` of type ``vt``) as ActiveMQ's regex functions take it: Spark's text
+    of an integer or a boolean is Java's; a float/double is formatted differently (the vectorized
+    fallback does it)."""
+    if vt is T.STRING:
         return v
-    if v.type.is_exact or v.type is T.BOOLEAN:
+    if vt.is_exact or vt is T.BOOLEAN:
         return V(f"CAST({v.sql} AS STRING)", T.STRING, v.nullable)
-    raise UnsupportedSelectorError(f"{node.name} on a {v.type.value} value needs Java's number formatting",
+    raise UnsupportedSelectorError(f"{node.name} on a {vt.value} value needs Java's number formatting",
                                    "", node.span)
 
 

@@ -6,6 +6,11 @@ BETWEENs, `core.InStrings`) and the decisions their `lowering.Comparator` carrie
 types, numeric promotion, Java's NaN and ``Double.compareTo`` orders, UTF-16 string order,
 ActiveMQ's and WSO2's NULL equality, ActiveMQ's string conversion, the BETWEEN null rules — as plain predicates
 wherever Spark's own operator already gives the JMS answer, so they still push down.
+
+Every decision is taken for the operand types the node carries (`core.Compare.types`, the
+BETWEENs' ``types``, ``operand_type``; `core.static_type` for IS NULL). Only a node lowering
+could not type (an operand reads a VARIANT property, or is a function's value) takes its
+operands' types as rendered in the current VARIANT branch (`SparkSqlGenerator._branch_types`).
 """
 from __future__ import annotations
 
@@ -46,18 +51,20 @@ class SqlComparisons:
 
     def compare(self, cmp, l: V, r: V, types=None) -> V:
         """``l op r`` as the `lowering.Comparator` ``cmp`` decides; ``types``: the operands'
-        static types when the core node carries them (`core.Compare.types`), else None (the
-        operands' `V.type`, known per VARIANT branch)."""
+        static types when the core node carries them (`core.Compare.types`), else None (their
+        types in this VARIANT branch, `_branch_types`)."""
+        if types is None:
+            types = self._branch_types(l, r)
         if cmp.eq is not None:
             return _not(self.compare(cmp.eq, l, r, types))
         nulls = cmp.nulls
         if nulls is not None:
             return self._shared(lambda a, b: self._null_eq(cmp, a, b, nulls, types), l, r)
-        if types is None and (l.type is T.NULL or r.type is T.NULL):
+        if T.NULL in types:
             return _UNKNOWN
         return self._core(cmp, l, r, True, types)
 
-    def _null_eq(self, cmp, l: V, r: V, nulls, types=None) -> V:
+    def _null_eq(self, cmp, l: V, r: V, nulls, types) -> V:
         """``l = r`` where a NULL operand gives a value (`lowering.NullEquality`): ActiveMQ's NULL
         on the left UNKNOWN, on the right FALSE, both TRUE; WSO2's one side FALSE, both TRUE."""
         def const(b):
@@ -66,10 +73,11 @@ class SqlComparisons:
         def text(b):
             return const(b).sql
 
-        if types is None and l.type is T.NULL and r.type is T.NULL:  # types: both static, so not NULL
+        lt, rt = types
+        if lt is T.NULL and rt is T.NULL:
             return const(nulls.both)
-        if types is None and (l.type is T.NULL or r.type is T.NULL):
-            other, one = (r, nulls.left) if l.type is T.NULL else (l, nulls.right)
+        if lt is T.NULL or rt is T.NULL:
+            other, one = (r, nulls.left) if lt is T.NULL else (l, nulls.right)
             if not other.nullable:
                 return const(one)
             if nulls.both is True and one is False:
@@ -86,32 +94,30 @@ class SqlComparisons:
                      f" WHEN {r.op()} IS NULL THEN {text(nulls.right)} ELSE {core.sql} END",
                      None in (nulls.left, nulls.right, nulls.both), True)
 
-    def _core(self, cmp, l: V, r: V, nan_checks: bool = True, types=None) -> V:
+    def _core(self, cmp, l: V, r: V, nan_checks: bool, types: tuple) -> V:
         """``l op r`` for two static non-NULL types: NULL exactly when an operand is NULL.
 
         ``nan_checks=False`` leaves out the guards that make a NaN operand compare false (the
         caller knows Spark's own NaN ordering already gives the Java answer). ``types``: the
-        static pair lowering recorded (`core.Compare.types`); None: read off ``l`` and ``r``.
+        operands' static pair (`core.Compare.types`, or this VARIANT branch's).
         """
-        if types is None:
-            types = (l.type, r.type)
-            if not (l.type.is_static and r.type.is_static):  # pragma: no cover - expanded before
-                raise UnsupportedSelectorError("comparison of a value of unknown type")
+        if not (types[0].is_static and types[1].is_static):  # pragma: no cover - expanded before
+            raise UnsupportedSelectorError("comparison of a value of unknown type")
         op = cmp.op
         conversion = cmp.conversion(*types)
         if conversion is not None:
-            return self._converted_compare(cmp, l, r, conversion)
+            return self._converted_compare(cmp, l, r, conversion, types)
         rule = cmp.rule(*types)
         if rule is Order.FALSE:
             return _strict(_FALSE, l, r)
         if isinstance(rule, NumericOrder):
-            return self._numeric_compare(op, l, r, rule, nan_checks)
+            return self._numeric_compare(op, l, r, rule, nan_checks, types)
         if rule is Order.UTF16 and not self._utf16_safe(l, r):
             return _bool(f"encode({l.sql}, 'UTF-16BE') {op.value} encode({r.sql}, 'UTF-16BE')",
                          l.nullable or r.nullable)
         return _bool(f"{l.op()} {op.value} {r.op()}", l.nullable or r.nullable)
 
-    def _converted_compare(self, cmp, l: V, r: V, conversion) -> V:
+    def _converted_compare(self, cmp, l: V, r: V, conversion, types) -> V:
         """`semantics.compare_converted`: the string side read with the other side's Java
         ``valueOf`` (`sql_javanum`); FALSE where Java cannot read it, NULL when an operand is."""
         side, t = conversion
@@ -119,7 +125,10 @@ class SqlComparisons:
             raise UnsupportedSelectorError("a boolean compared with a string under convert_string_expressions")
         s, o = (l, r) if side == "left" else (r, l)
         conv = V(java_value_of_sql(s.sql, t), t, True)
-        out = self._core(cmp, conv, r) if side == "left" else self._core(cmp, l, conv)
+        if side == "left":
+            out = self._core(cmp, conv, r, True, (t, types[1]))
+        else:
+            out = self._core(cmp, l, conv, True, (types[0], t))
         if out.sql in ("FALSE", NULL_BOOL):
             return _strict(_FALSE, l, r)
         guard = f"{conv.sql} IS NULL" + "".join(f" AND {v.op()} IS NOT NULL" for v in (s, o) if v.nullable)
@@ -130,12 +139,13 @@ class SqlComparisons:
         """UTF-8 byte order equals UTF-16 order when one side is a constant below U+D800."""
         return any(v.is_const and all(ord(ch) < 0xD800 for ch in v.lit) for v in (l, r))
 
-    def _numeric_compare(self, op, l: V, r: V, rule: NumericOrder, nan_checks: bool = True) -> V:
+    def _numeric_compare(self, op, l: V, r: V, rule: NumericOrder, nan_checks: bool, types: tuple) -> V:
         t = rule.type
+        lt, rt = types
         nullable = l.nullable or r.nullable
         if t.is_exact:
             return _bool(f"{l.op()} {op.value} {r.op()}", nullable)
-        a, b = _cast(l, t), _cast(r, t)
+        a, b = _cast(l, lt, t), _cast(r, rt, t)
         plain = f"{a} {op.value} {b}"
         if rule.total:
             # Double.compareTo: Spark already puts NaN above all and equal to itself; only the
@@ -150,7 +160,7 @@ class SqlComparisons:
                 zb = "-1" if math.copysign(1.0, float(r.lit)) < 0 else "0"
             return _bool(f"CASE WHEN {a} = 0 AND {b} = 0 THEN {za} {op.value} {zb} ELSE {plain} END", nullable, True)
         # Java == and <: any NaN makes the comparison false (and <> true).
-        nan_l, nan_r = _may_nan(l), _may_nan(r)
+        nan_l, nan_r = _may_nan(l, lt), _may_nan(r, rt)
         if (l.is_const and math.isnan(float(l.lit))) or (r.is_const and math.isnan(float(r.lit))):
             return _strict(_TRUE if op is C.NE else _FALSE, l, r)
         if not (nan_l or nan_r) or not nan_checks:
@@ -167,11 +177,11 @@ class SqlComparisons:
     # -- BETWEEN, IN, LIKE, IS NULL -------------------------------------------------------------
     def visit_TwoValuedBetween(self, node) -> V:
         x, lo, hi = self.visit(node.operand), self.visit(node.low), self.visit(node.high)
-        types = node.types  # the static (x, lo, hi) types lowering recorded, or None: read them off
+        types = node.types  # the (x, lo, hi) types lowering recorded, or None: this branch's
         if types is None:
-            types = (x.type, lo.type, hi.type)
-            if T.NULL in types:
-                return _TRUE if node.negated else _FALSE
+            types = self._branch_types(x, lo, hi)
+        if T.NULL in types:
+            return _TRUE if node.negated else _FALSE
         xt, lt, ht = types
         # Spark orders NaN above everything: with a non-NaN constant high bound, a NaN operand
         # already fails `x <= hi` (and `x >= NaN` fails for any other x), exactly as Java's
@@ -199,7 +209,9 @@ class SqlComparisons:
 
     def visit_InStrings(self, node) -> V:
         x = self.visit(node.operand)
-        xt = x.type if node.operand_type is None else node.operand_type  # static: lowering recorded it
+        xt = node.operand_type  # static: lowering recorded it; else this branch's
+        if xt is None:
+            xt = self._branch_types(x)[0]
         if xt is T.NULL:
             return _UNKNOWN
         if xt is not T.STRING:
@@ -210,7 +222,9 @@ class SqlComparisons:
 
     def visit_LikeString(self, node) -> V:
         x = self.visit(node.operand)
-        xt = x.type if node.operand_type is None else node.operand_type  # static: lowering recorded it
+        xt = node.operand_type  # static: lowering recorded it; else this branch's
+        if xt is None:
+            xt = self._branch_types(x)[0]
         if xt is T.NULL:
             return _UNKNOWN
         if xt is not T.STRING:
@@ -221,7 +235,7 @@ class SqlComparisons:
 
     def visit_IsNull(self, node) -> V:
         x = self.visit(node.operand)
-        if x.type is T.NULL:
+        if self._type_of(node.operand, x) is T.NULL:
             return _bool("TRUE", False, True, True) if not node.negated else _FALSE
         if not x.nullable:
             return _FALSE if not node.negated else _TRUE

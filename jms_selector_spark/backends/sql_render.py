@@ -9,7 +9,9 @@ how constants, names and truth values are written.
 - `like_to_sql`, the linear-time rendering of a LIKE pattern (see `spark_sql`'s docstring).
 
 It decides nothing about JMS semantics: the generator (`spark_sql`, `sql_compare`,
-`sql_arithmetic`) does, from the decisions the core nodes carry (`core`).
+`sql_arithmetic`) does, from the decisions and the static types the core nodes carry (`core`).
+So the helpers here that depend on a type take it as an argument (`_cast`, `_may_nan`,
+`V.magnitude`) and never read a value's `V.branch_type`.
 """
 from __future__ import annotations
 
@@ -64,27 +66,34 @@ def _double_literal(v: float) -> str:
 
 
 class V(NamedTuple):
-    """A translated value: SQL text, static JMS type, and what the generator knows about it.
+    """A translated value: SQL text, JMS type, and what the generator knows about it.
+
+    ``branch_type`` is the JMS type of the value as rendered. The generator takes every static
+    type from the core node (`core.static_type`, the ``types`` and ``operand_type`` lowering
+    recorded); it reads ``branch_type`` only where lowering could not know it — an operand that
+    reads a VARIANT property, whose type is fixed per branch of `SparkSqlGenerator._expand`, or
+    a function's value — in one place, `SparkSqlGenerator._branch_types` (`test_design` keeps it so).
 
     Immutable (a named tuple: the generator makes a few dozen per selector, and a tuple is
     built in one step where a frozen dataclass sets each field apart); `_replace` gives a
     changed copy."""
 
     sql: str
-    type: JmsType
+    branch_type: JmsType
     nullable: bool = True
     atomic: bool = True  # usable as an operand without parentheses
     lit: object = None  # the Python value of a constant (None: not a constant)
     variant: "tuple | None" = None  # (column sql, key) of a VARIANT property
     bound: "int | None" = None  # largest |value| of an exact expression, when smaller than its type's
 
-    def magnitude(self) -> int:
-        """An upper bound of ``|value|`` for an exact numeric (what overflow checks rely on)."""
+    def magnitude(self, t: JmsType) -> int:
+        """An upper bound of ``|value|`` for an exact numeric of static type ``t`` (what overflow
+        checks rely on)."""
         if self.is_const and not isinstance(self.lit, bool):
             return abs(int(self.lit))
         if self.bound is not None:
             return self.bound
-        return _TYPE_MAGNITUDE[self.type]
+        return _TYPE_MAGNITUDE[t]
 
     @property
     def is_const(self):
@@ -108,10 +117,11 @@ _FALSE = _bool("FALSE", False, True, False)
 _UNKNOWN = _bool(NULL_BOOL, True, True)
 
 
-def _cast(v: V, t: JmsType) -> str:
-    if v.type is t:
+def _cast(v: V, vt: JmsType, t: JmsType) -> str:
+    """``v`` (of static type ``vt``) as a value of type ``t``."""
+    if vt is t:
         return v.op()
-    if v.is_const and t is T.DOUBLE and v.type.is_numeric and not isinstance(v.lit, bool):
+    if v.is_const and t is T.DOUBLE and vt.is_numeric and not isinstance(v.lit, bool):
         return _double_literal(float(v.lit))
     return f"CAST({v.sql} AS {_SPARK[t]})"
 
@@ -121,12 +131,11 @@ def _nulls(*vs: V) -> list:
 
 
 def _strict(value: V, *operands: V) -> V:
-    """``value`` where every operand is non-NULL, NULL where one is (for constant results)."""
+    """``value`` where every operand is non-NULL, NULL where one is (for constant results).
+    No operand is the NULL constant: every caller has given UNKNOWN for that first."""
     nullable = _nulls(*operands)
     if not nullable:
         return value
-    if any(o.type is T.NULL for o in operands):
-        return _UNKNOWN
     cond = " OR ".join(f"{o.op()} IS NULL" for o in nullable)
     return _bool(f"IF({cond}, {NULL_BOOL}, {value.sql})", True, True)
 
@@ -167,8 +176,9 @@ def _is_zero_possible(v: V) -> bool:
     return not v.is_const or float(v.lit) == 0.0
 
 
-def _may_nan(v: V) -> bool:
-    return v.type.is_approximate and (not v.is_const or math.isnan(float(v.lit)))
+def _may_nan(v: V, vt: JmsType) -> bool:
+    """Whether ``v``, of static type ``vt``, can be NaN."""
+    return vt.is_approximate and (not v.is_const or math.isnan(float(v.lit)))
 
 
 def _neg_zero_test(sql: str) -> str:

@@ -33,9 +33,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..frontend import nodes as n
+from .types import JmsType
 
 __all__ = ["Compare", "UnlikeTypes", "Compute", "Negate", "Plus", "Call", "KleeneAnd", "KleeneOr", "LeftFirstAnd", "LeftFirstOr", "TwoValuedBetween", "InsideBetween",
-           "OutsideBetween", "InStrings", "LikeString", "CORE_TYPES", "LOWERED_AWAY"]
+           "OutsideBetween", "InStrings", "LikeString", "CORE_TYPES", "LOWERED_AWAY",
+           "PREDICATES", "static_type"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,9 +66,10 @@ class Compare(n.Comparison):
     """``left op right`` as ``cmp`` (a `lowering.Comparator`) decides it for the operands' types.
 
     ``types``: ``(left type, right type)`` when the typed tree knows both statically (a literal,
-    a column of static type, a predicate, static arithmetic), so a back end takes ``cmp``'s
-    decision for that pair without working out the operands' types; None when either is DYNAMIC
-    or NULL (the back end dispatches per row or per VARIANT branch)."""
+    a column of static type, a predicate, static arithmetic or sign: `static_type`; ``JmsType.NULL``
+    for an operand that is always NULL), so a back end takes ``cmp``'s decision for that pair
+    without working out the operands' types; None when either is DYNAMIC (a VARIANT property, a
+    function's value: the back end dispatches per row or per VARIANT branch)."""
 
     cmp: object = None
     types: "tuple | None" = None
@@ -96,9 +99,11 @@ class Compute(n.Arithmetic):
 class Negate(n.Unary):
     """Unary minus: NULL for a non-number; a number negated in the type ``to`` pairs with its
     type (``((JmsType, JmsType), ...)``: Java promotes byte/short to int and wraps; Qpid C++
-    negates every exact value as a 64-bit integer and every other as a double)."""
+    negates every exact value as a 64-bit integer and every other as a double). ``operand_type``:
+    x's static type (`static_type`), None when it is DYNAMIC."""
 
     to: tuple = ()
+    operand_type: "object" = None
 
     def computes_in(self, t):
         """The JMS type ``-x`` computes in when ``x`` has the numeric JMS type ``t``."""
@@ -110,9 +115,11 @@ class Negate(n.Unary):
 
 @dataclass(frozen=True, slots=True)
 class Plus(n.Unary):
-    """Unary plus: a number unchanged; any other value unchanged when ``keeps_any``, else NULL."""
+    """Unary plus: a number unchanged; any other value unchanged when ``keeps_any``, else NULL.
+    ``operand_type``: x's static type (`static_type`), None when it is DYNAMIC."""
 
     keeps_any: bool = False
+    operand_type: "object" = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,8 +167,8 @@ class OutsideBetween(n.Between):
 class InStrings(n.InList):
     """``x [NOT] IN ('a', ...)``: UNKNOWN when x is NULL; for a string, membership (negated: its
     negation); for any other value, ``non_string`` (True, False, or None for UNKNOWN).
-    ``operand_type`` (here and on `LikeString`): x's static JMS type when it has one, else None
-    (DYNAMIC or NULL: the back end tells strings apart per value)."""
+    ``operand_type`` (here and on `LikeString`): x's static JMS type when it has one (NULL when x
+    is always NULL), else None (DYNAMIC: the back end tells strings apart per value)."""
 
     non_string: "bool | None" = False
     operand_type: "object" = None
@@ -188,3 +195,49 @@ LOWERED_AWAY = (n.And, n.Or, n.Comparison, n.Arithmetic, n.Unary, n.Between, n.I
 #: The core language: every node type a lowered tree may hold.
 CORE_TYPES = (n.Literal, n.Identifier, n.Not, KleeneAnd, KleeneOr, LeftFirstAnd, LeftFirstOr, Compare,
               UnlikeTypes, Compute, Negate, Plus, TwoValuedBetween, InsideBetween, OutsideBetween, InStrings, LikeString, n.IsNull, Call)
+
+
+# -- static types: what a core node's own fields say its type is (issue #12) ----------------------
+
+#: The core nodes whose value is a truth value (TRUE, FALSE or UNKNOWN): their type is BOOLEAN.
+PREDICATES = frozenset((Compare, UnlikeTypes, InStrings, LikeString, n.IsNull, n.Not, KleeneAnd, KleeneOr,
+                        LeftFirstAnd, LeftFirstOr, TwoValuedBetween, InsideBetween, OutsideBetween))
+_STATIC_OR_NULL = frozenset(t for t in JmsType if t.is_static or t is JmsType.NULL)
+_NULL = JmsType.NULL
+
+
+def static_type(node, columns: dict) -> "JmsType | None":
+    """The static JMS type of the core node ``node`` (``JmsType.NULL``: always NULL), read off the
+    node itself and ``columns`` (`TypedTree.column_types`, a name's type) — never the typed
+    tree's map: a literal's type, a column's, BOOLEAN for a predicate, and what arithmetic and
+    signs compute in for the operand types `lowering.lower` recorded on them. None when the
+    type is known only per value: DYNAMIC (a VARIANT property, arithmetic over one), an ActiveMQ
+    function's value (a list, a string or NULL), or an operand whose type was not recorded."""
+    t = type(node)
+    if t is n.Literal:
+        st = node.type
+    elif t is n.Identifier:
+        st = columns.get(node.name)
+    elif t in PREDICATES:
+        return JmsType.BOOLEAN
+    elif t is Compute:
+        types = node.types
+        if types is None:
+            return None
+        if _NULL in types:
+            return _NULL
+        st = node.how.result(*types)
+        return _NULL if st is None else st
+    elif t is Negate:
+        st = node.operand_type
+        if st is None:
+            return None
+        return node.computes_in(st) if st.is_numeric else _NULL
+    elif t is Plus:
+        st = node.operand_type
+        if st is None or st.is_numeric or node.keeps_any:
+            return st
+        return _NULL
+    else:  # Call: a function's value
+        return None
+    return st if st in _STATIC_OR_NULL else None

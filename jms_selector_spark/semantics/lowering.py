@@ -11,11 +11,14 @@ so a new broker's rule is written here once and each back end only renders the p
 The decisions are per operator and per pair of static JMS types, so a value whose type is known
 only per row (a VARIANT property, ActiveMQ's typed MAP) is handled by the back end reading the
 node's table once per type pair it expands to. Where the operands' types are static (a literal, a
-column of static type, a predicate: `_static_type`), the node carries them (`core.Compare.types`,
-`Compute.types`, the BETWEENs' ``types``, `InStrings`/`LikeString` ``operand_type``), read off the
-nodes without computing the typed tree's map, so a back end takes the decision for that pair
-instead of working the types out again. Parse-time rules (grammar, literals, checks) stay
-in the front end.
+column of static type, a predicate, arithmetic or a sign over static operands, NULL:
+`core.static_type`), the node carries them (`core.Compare.types`, `Compute.types`, the BETWEENs'
+``types``, `InStrings`/`LikeString`/`Negate`/`Plus` ``operand_type``), read off the nodes without
+computing the typed tree's map, so a back end takes the decision for that pair instead of
+working the types out again. Integer ``x / 0`` and ``x % 0`` of a static ``x`` are NULL in every
+dialect that divides integers (Java throws; JMS gives no value), so they fold to the NULL literal
+here and a static operand's carried type is always its value's. Parse-time rules (grammar,
+literals, checks) stay in the front end.
 """
 from __future__ import annotations
 
@@ -346,9 +349,15 @@ class _Lowering:
         columns = self.columns
         lt = _static_type(l, columns) if columns is not None else None
         rt = _static_type(r, columns) if lt is not None else None
-        out = c.Compute(node.op, l, r, node.span, self.rules.computation(node.op), None if rt is None else (lt, rt))
-        if type(l) is _LITERAL and type(r) is _LITERAL:
-            out = _fold(out, (l, r))
+        how = self.rules.computation(node.op)
+        out = c.Compute(node.op, l, r, node.span, how, None if rt is None else (lt, rt))
+        if type(r) is _LITERAL:
+            if type(l) is _LITERAL:
+                out = _fold(out, (l, r))
+            elif rt is not None and node.op in _DIVISIONS and r.value == 0 and rt.is_exact:
+                t = how.result(lt, rt)
+                if t is not None and t.is_exact:  # integer x / 0, x % 0: NULL whatever x is
+                    out = _LITERAL(None, JmsType.NULL, node.span)
         return self._done(out, node)
 
     def _between(self, node):
@@ -388,10 +397,11 @@ class _Lowering:
 
     def _unary(self, node):
         x = self.lower(node.operand)
+        xt = _static_type(x, self.columns) if self.columns is not None else None
         if node.op is n.UnaryOp.MINUS:
-            out = c.Negate(node.op, x, node.span, self.negations)
+            out = c.Negate(node.op, x, node.span, self.negations, xt)
         else:
-            out = c.Plus(node.op, x, node.span, self.rules.plus_keeps(JmsType.STRING))
+            out = c.Plus(node.op, x, node.span, self.rules.plus_keeps(JmsType.STRING), xt)
         return self._done(_fold(out, (x,)) if type(x) is _LITERAL else out, node)
 
     def _not_or_is_null(self, node):
@@ -421,26 +431,8 @@ _LOWER = {n.Literal: _Lowering._literal, n.Identifier: _Lowering._identifier, n.
           n.FunctionCall: _Lowering._call}
 
 
-_STATIC_TYPES = frozenset(_STATIC)
-_BOOLEAN_CORE = frozenset((c.Compare, c.UnlikeTypes, c.InStrings, c.LikeString, n.IsNull, n.Not, c.KleeneAnd,
-                           c.KleeneOr, c.LeftFirstAnd, c.LeftFirstOr, c.TwoValuedBetween, c.InsideBetween,
-                           c.OutsideBetween))
-
-
-def _static_type(node, columns: dict) -> "JmsType | None":
-    """The static JMS type of the lowered operand ``node`` when the typed tree has one — what
-    `typed_tree.TypedTree.type_of` answers, for the operand kinds whose type is read off the node
-    itself (a literal, a column of ``columns``, a predicate) — else None: DYNAMIC, NULL, a unary
-    sign, a function, and arithmetic (its type is static, but ``x / 0`` is always NULL in the
-    ``jms`` dialect, which the SQL generator renders as the NULL it is: not folded here yet)."""
-    t = type(node)
-    if t is _LITERAL:
-        st = node.type
-    elif t is n.Identifier:
-        st = columns.get(node.name)
-    else:
-        return JmsType.BOOLEAN if t in _BOOLEAN_CORE else None
-    return st if st in _STATIC_TYPES else None
+_static_type = c.static_type
+_DIVISIONS = (ArithOp.DIVIDE, ArithOp.MODULO)
 
 
 def _unlike(cmp: Comparator, columns: dict, left, right) -> "bool | None":

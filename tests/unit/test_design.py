@@ -261,8 +261,9 @@ def test_back_ends_implement_the_core_language():
 
 
 def test_the_core_imports_only_the_tree():
+    # semantics.types: `JmsType`, which the tree's literals already carry (frontend.nodes imports it)
     assert _imports(PACKAGE / "semantics/core.py", "semantics/core.py") <= {
-        "__future__", "dataclasses", "frontend", "frontend.nodes"}
+        "__future__", "dataclasses", "frontend", "frontend.nodes", "semantics.types", "semantics.types.JmsType"}
 
 
 def test_lowering_leaves_no_front_end_construct():
@@ -323,3 +324,60 @@ def test_one_like_planner():
     replanning = sorted((rel, sorted(_names(path) & planners)) for rel, path in _modules()
                         if rel in BACK_ENDS and _names(path) & planners)
     assert not replanning, f"render core.LikeString.segments instead: {replanning}"
+
+
+# -- the SQL generator takes static types from the core tree, not from its rendered values ------
+
+SQL_GENERATOR = ["backends/spark_sql.py"] + sorted(
+    p.relative_to(PACKAGE).as_posix() for p in (PACKAGE / "backends").glob("sql_*.py"))
+#: The one function that reads a rendered value's type (`V.branch_type`): a node lowering could
+#: not type (an operand reads a VARIANT property, or is a function's value) takes its operands'
+#: types as rendered in the current branch of `SparkSqlGenerator._expand`.
+BRANCH_TYPE_READERS = {("backends/spark_sql.py", "_branch_types")}
+#: Every other ``.type`` read in the generator, by (module, function, the name read): each is a
+#: front-end/core node's (a literal's type), a binder `ColumnRef`'s, a `NumericOrder`'s or a
+#: list element's, never a rendered value's. A new entry must be one of those, not a `V`.
+TYPE_READS = {
+    ("backends/spark_sql.py", "_column", "ref"), ("backends/spark_sql.py", "visit_Literal", "node"),
+    ("backends/spark_sql.py", "lit_type", "node"), ("backends/sql_compare.py", "_numeric_compare", "rule"),
+    ("backends/sql_arithmetic.py", "visit_Call", "pat"), ("backends/sql_arithmetic.py", "visit_Call", "rx"),
+    ("backends/sql_arithmetic.py", "visit_Call", "repl"), ("backends/sql_arithmetic.py", "_list_items", "node"),
+    ("backends/sql_arithmetic.py", "_list_items", "x"),
+}
+
+
+def _attribute_reads(rel: str, attrs: set, root: Path = PACKAGE) -> set:
+    """``(module, enclosing function, base name)`` of each read of an attribute in ``attrs``."""
+    out = set()
+
+    def walk(node, func):
+        for child in ast.iter_child_nodes(node):
+            inner = child.name if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)) else func
+            if isinstance(child, ast.Attribute) and child.attr in attrs and isinstance(child.ctx, ast.Load):
+                base = child.value
+                name = base.id if isinstance(base, ast.Name) else ast.unparse(base)
+                out.add((rel, func, name, child.attr))
+            walk(child, inner)
+
+    walk(ast.parse((root / rel).read_text(encoding="utf-8")), None)
+    return out
+
+
+def test_the_sql_generator_reads_a_rendered_type_only_in_variant_branches():
+    """Issue #12: static types ride on the core nodes (`core.Compare.types`, ``operand_type``,
+    `core.static_type`); the generator reads `V.branch_type` in `_branch_types` only."""
+    from jms_selector_spark.backends.sql_render import V
+
+    assert "type" not in V._fields  # `v.type` is no shortcut around the scan: it raises
+    branch = set().union(*(_attribute_reads(rel, {"branch_type"}) for rel in SQL_GENERATOR))
+    assert {(rel, func) for rel, func, _, _ in branch} == BRANCH_TYPE_READERS
+    reads = set().union(*(_attribute_reads(rel, {"type"}) for rel in SQL_GENERATOR))
+    assert {(rel, func, name) for rel, func, name, _ in reads} == TYPE_READS
+
+
+def test_the_type_read_scan_sees_reads(tmp_path):
+    src = "def f(v):\n    return v.branch_type\n\nclass C:\n    def g(self, w):\n        return w.type\n"
+    (tmp_path / "m.py").write_text(src, encoding="utf-8")
+    assert _attribute_reads("m.py", {"branch_type", "type"}, tmp_path) == {
+        ("m.py", "f", "v", "branch_type"), ("m.py", "g", "w", "type")}
+    assert _attribute_reads("m.py", {"type"}, tmp_path) == {("m.py", "g", "w", "type")}

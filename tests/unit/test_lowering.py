@@ -266,6 +266,8 @@ _TYPED_SCHEMA = {"color": "string", "w": "long", "q": "int", "p": "double", "f":
     ("q IN ('a') OR color IN ('a') OR color LIKE 'a%' OR w NOT BETWEEN 1 AND p OR f BETWEEN 1 AND q", "jms"),
     ("w NOT BETWEEN q AND 9 OR w BETWEEN 1 AND p OR w IN ('a') OR q LIKE 'a%'", "activemq"),
     ("v = 5 AND JMSPriority + v > 1 AND nosuch = 1 AND JMSPriority > 1", "jms"),       # v: a VARIANT key (dynamic); nosuch: NULL
+    ("w + nosuch > 1 OR -color IS NULL OR +b = TRUE OR w * 2 BETWEEN -p AND q / 2", "jms"),  # NULL and arithmetic operands
+    ("+color = 'a' OR color + w = 'a1' OR -(q % 2) > f OR w / 2 = 2.5", "activemq"),
 ])
 def test_compare_and_compute_carry_the_typed_trees_static_types(text, dialect):
     from jms_selector_spark.binder import Binding, bind
@@ -279,29 +281,24 @@ def test_compare_and_compute_carry_the_typed_trees_static_types(text, dialect):
         schema = ST.StructType([ST.StructField("properties", ST.VariantType()), ST.StructField("JMSPriority", ST.IntegerType())])
     bound = bind(parse(text, dialect=dialect), schema, Binding.of(unknown_properties="null"))
     tt = bound.types
+
+    def carried(*operands):  # the typed tree's answer as a node records it: None when DYNAMIC
+        ts = tuple(tt.type_of(o) for o in operands)
+        return None if T.DYNAMIC in ts else ts
+
     seen = 0
-    for x in nodes.walk(bound.core):   # operands here: literals, names, predicates (all recorded)
-        if type(x) in (core.InStrings, core.LikeString):
-            t = tt.type_of(x.operand)
-            assert x.operand_type is (t if t.is_static else None), x
+    for x in nodes.walk(bound.core):   # every operand kind: literals, names, predicates, arithmetic, signs
+        if type(x) in (core.InStrings, core.LikeString, core.Negate, core.Plus):
+            assert x.operand_type is (carried(x.operand) or (None,))[0], x
+        elif type(x) in (core.TwoValuedBetween, core.InsideBetween, core.OutsideBetween):
+            assert x.types == carried(x.operand, x.low, x.high), x
+        elif type(x) in (core.Compare, core.Compute):
+            assert x.types == carried(x.left, x.right), x
+        else:
             continue
-        if type(x) in (core.TwoValuedBetween, core.InsideBetween, core.OutsideBetween):
-            triple = (tt.type_of(x.operand), tt.type_of(x.low), tt.type_of(x.high))
-            assert x.types == (triple if all(t.is_static for t in triple) else None), x
-            seen += x.types is not None
-            continue
-        if type(x) not in (core.Compare, core.Compute):
-            continue
-        pair = (tt.type_of(x.left), tt.type_of(x.right))
-        leaves = all(type(o) in (nodes.Literal, nodes.Identifier) or tt.type_of(o) is T.BOOLEAN
-                     for o in (x.left, x.right))
-        if leaves and all(t.is_static for t in pair):
-            assert x.types == pair, x   # static: the pair rides on the node
-            seen += 1
-        elif x.types is not None:
-            assert x.types == pair and all(t.is_static for t in pair), x
-        if any(not t.is_static for t in pair):
-            assert x.types is None, x   # DYNAMIC or NULL: the back end decides per value
+        seen += 1
+        if type(x) in (core.Compute, core.Negate, core.Plus):   # what it computes in: the typed tree's
+            assert core.static_type(x, tt.column_types) is (None if tt.type_of(x) is T.DYNAMIC else tt.type_of(x))
     assert seen
 
 
@@ -357,5 +354,117 @@ def test_recording_static_types_does_not_compute_the_whole_typed_tree():
     bound = bind(parse("color = 'x' AND w * 2 > 40 AND w BETWEEN 1 AND 9 AND color LIKE 'a%'"),
                  {"color": "string", "w": "long"})
     SparkSqlGenerator(bound).generate()
-    assert sum(getattr(x, "types", None) is not None for x in nodes.walk(bound.core)) == 3  # =, *, BETWEEN
+    assert sum(getattr(x, "types", None) is not None for x in nodes.walk(bound.core)) == 4  # =, *, >, BETWEEN
     assert bound.types._types is None   # still not computed
+
+
+# -- issue #12: each static type the SQL generator renders rides on the core node ---------------
+
+def _generator(text, schema, dialect="jms"):
+    from jms_selector_spark.backends.spark_sql import SparkSqlGenerator
+    from jms_selector_spark.binder import bind
+    from jms_selector_spark.frontend.selector import parse
+
+    bound = bind(parse(text, dialect=dialect), schema)
+    return bound.core, SparkSqlGenerator(bound)
+
+
+def test_a_comparison_over_arithmetic_carries_the_computed_type_and_the_sql_follows_it():
+    """`Compute.types` decides the computation and the casts; `Compare.types` over arithmetic
+    (what it computes in) decides the comparison, its casts and its NaN guards."""
+    import dataclasses
+
+    root, gen = _generator("w * 2 > p", {"w": "long", "p": "double"})
+    product = root.left
+    assert root.types == (T.LONG, T.DOUBLE) and product.types == (T.LONG, T.LONG)
+    sql = gen.truth(root).sql
+    assert "AS BIGINT) AS DOUBLE)" in sql and "isnan(`p`)" in sql   # the long product cast to double
+    assert "pmod(" in gen.visit(product).sql   # a long product wraps
+    as_double = dataclasses.replace(product, types=(T.DOUBLE, T.LONG))   # computed in double: no wrap
+    assert gen.visit(as_double).sql == "(`w` * 2.0D)"
+    both_double = dataclasses.replace(root, types=(T.DOUBLE, T.DOUBLE))   # no cast of the left operand
+    assert "AS BIGINT) AS DOUBLE)" not in gen.truth(both_double).sql
+    exact = dataclasses.replace(root, types=(T.LONG, T.LONG))   # compared as longs: no NaN guard
+    assert "isnan" not in gen.truth(exact).sql
+    null = dataclasses.replace(root, types=(T.NULL, T.DOUBLE))   # an operand always NULL: UNKNOWN
+    assert gen.truth(null).sql == "CAST(NULL AS BOOLEAN)"
+
+
+def test_signs_carry_their_operand_type_and_the_sql_follows_it():
+    import dataclasses
+
+    root, gen = _generator("-q > 1 AND +w > 1", {"q": "int", "w": "long"})
+    neg, plus = root.operands[0].left, root.operands[1].left
+    assert (neg.operand_type, plus.operand_type) == (T.INT, T.LONG)
+    assert "shiftleft" in gen.visit(neg).sql   # -INT_MIN wraps
+    assert gen.visit(dataclasses.replace(neg, operand_type=T.DOUBLE)).sql == "(-(`q`))"
+    assert gen.visit(dataclasses.replace(neg, operand_type=T.STRING)).sql == "CAST(NULL AS DOUBLE)"
+    assert gen.visit(plus).sql == "`w`"
+    assert gen.visit(dataclasses.replace(plus, operand_type=T.STRING)).sql == "CAST(NULL AS STRING)"
+
+
+def test_is_null_truth_and_function_arguments_take_the_static_type_of_the_node():
+    """IS NULL, a bare operand's truth and ActiveMQ's functions ask `core.static_type`: change
+    what the node says (its carried types, a column's type), the SQL follows."""
+    import dataclasses
+
+    from jms_selector_spark.frontend import nodes
+
+    root, gen = _generator("w * 2 IS NULL", {"w": "long"})
+    assert gen.truth(root).sql.endswith(" AS BIGINT) IS NULL")
+    always_null = nodes.IsNull(dataclasses.replace(root.operand, types=(T.NULL, T.LONG)), False)
+    assert gen.truth(always_null).sql == "TRUE"
+    root, gen = _generator("b", {"b": "boolean"})
+    assert gen.truth(root).sql == "`b`"
+    gen.columns = {"b": T.LONG}   # a long in a boolean place: FALSE (UNKNOWN when NULL)
+    assert gen.truth(root).sql == "IF(`b` IS NULL, CAST(NULL AS BOOLEAN), FALSE)"
+    root, gen = _generator("REGEX('a.*', w)", {"w": "long"}, "activemq")
+    assert "CAST(`w` AS STRING)" in gen.truth(root).sql
+    gen.columns = {"w": T.STRING}
+    assert "CAST(`w` AS STRING)" not in gen.truth(root).sql
+
+
+@pytest.mark.parametrize("text, dialect, folded", [
+    ("w / 0 IS NULL AND q / 0 = 1", "jms", True),   # Java integer / 0: no value, whatever x is
+    ("(w + q) / 0 > 1", "jms", True),
+    ("-q / 0 < 1", "qpid-cpp", True),               # 64-bit integers
+    ("w / 0 > 1", "activemq", False),               # 5 / 0 is a double there (Infinity)
+    ("p / 0 > 1", "jms", False),                    # IEEE: Infinity or NaN
+    ("w / 0.0 > 1", "jms", False),
+])
+def test_integer_division_by_a_literal_zero_folds_to_null(text, dialect, folded):
+    """Lowering folds integer ``x / 0`` and ``x % 0`` of a static ``x`` to NULL (the value every
+    back end gave at run time), so no operand's carried type differs from its value's; the
+    reference interpreter and the Arrow evaluator give the same on the folded core as on the
+    unfolded one."""
+    import pyarrow as pa
+
+    from jms_selector_spark.backends.vectorized import VectorizedEvaluator, _broadcast, evaluate_batch
+    from jms_selector_spark.binder import bind
+    from jms_selector_spark.frontend import nodes
+    from jms_selector_spark.frontend.selector import parse
+    from jms_selector_spark.interpreter import ReferenceInterpreter
+    from jms_selector_spark.semantics.lowering import lower
+    from jms_selector_spark.semantics.values import TypedValue
+
+    schema = {"w": "long", "q": "int", "p": "double"}
+    sel = parse(text, dialect=dialect)
+    bound = bind(sel, schema)
+    computes = [x for x in nodes.walk(bound.core) if type(x) is core_compute() and x.op in (A.DIVIDE, A.MODULO)]
+    assert bool(computes) is not folded
+    types = {"w": T.LONG, "q": T.INT, "p": T.DOUBLE}
+    rows = [{"w": 7, "q": -3, "p": 2.5}, {"w": None, "q": 0, "p": None}, {"w": -9223372036854775808, "q": None, "p": 0.0}]
+    unfolded = lower(sel.root, rules_for(sel.dialect))
+    for row in rows:
+        get = {k: None if v is None else TypedValue(types[k], v) for k, v in row.items()}.get
+        assert (ReferenceInterpreter(get, sel.dialect).truth(bound.core)
+                == ReferenceInterpreter(get, sel.dialect).truth(unfolded)), row
+    cols = {k: (types[k], pa.array([r[k] for r in rows], pa.float64() if k == "p" else pa.int64())) for k in types}
+    arrow = _broadcast(VectorizedEvaluator(cols, len(rows)).truth(bound.core), len(rows))
+    assert arrow.to_pylist() == evaluate_batch(sel, cols, len(rows)).to_pylist()
+
+
+def core_compute():
+    from jms_selector_spark.semantics import core
+
+    return core.Compute
