@@ -106,6 +106,20 @@ def _not(t):
     return pc.invert(t)
 
 
+def _left_first_and(a, b):
+    """ActiveMQ r450141's ``a AND b`` (`lowering.Logic.LEFT_FIRST`): ``a`` unless it is TRUE, then ``b``."""
+    if isinstance(a, pa.Scalar):
+        return b if a.as_py() is True else a
+    return pc.if_else(pc.fill_null(a, False), _truth_of(b), a)
+
+
+def _left_first_or(a, b):
+    """ActiveMQ r450141's ``a OR b``: TRUE when ``a`` is, else ``b``."""
+    if isinstance(a, pa.Scalar):
+        return a if a.as_py() is True else b
+    return pc.if_else(pc.fill_null(a, False), True, _truth_of(b))
+
+
 def _bool_union(t) -> dict:
     """A truth value as a value (a BOOLEAN union; an UNKNOWN constant is the empty union)."""
     if isinstance(t, pa.Scalar) and not t.is_valid:

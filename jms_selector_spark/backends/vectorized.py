@@ -9,20 +9,22 @@ Design
 ------
 Types come from lowering, not from the data. Where lowering knows an operand's one static JMS
 type it carries it on the node (`core.Compare.types`, `Compute.types`, the BETWEENs' ``types``,
-`InStrings`/`LikeString` ``operand_type``: a literal's type, a column's ``ColumnRef.type``, BOOLEAN
-for a predicate), and the evaluator takes the single-typed path: each operand is one Arrow *part*
-(`VectorizedEvaluator.part`: a scalar, the column's array, a truth value), and the node renders
-the decision for that one pair of types with one kernel — no union, no loop over types.
-`evaluate_batch` lowers with the types its columns declare (``(JmsType, array)`` is static).
+``operand_type`` of `InStrings`, `LikeString`, `Negate`, `Plus`; `core.static_type`: a literal's
+type, a column's ``ColumnRef.type``, BOOLEAN for a predicate, what static arithmetic computes
+in), and the evaluator takes the single-typed path: each operand is one Arrow *part*
+(`VectorizedEvaluator.part`: a scalar, the column's array, a truth value, a computed array), and
+the node renders the decision for that one pair of types with one kernel — no union, no loop
+over types. `evaluate_batch` lowers with the types its columns declare (``(JmsType, array)`` is
+static; the typed tree's map is not computed).
 
-Unions remain for what is DYNAMIC (a VARIANT property, a column given as ``{JmsType: array}``, a
-NULL literal, an ActiveMQ function's value) and for the nodes that carry no operand type (a bare
-name as a condition, unary signs, the arithmetic a comparison takes as operand): a *union* is a
-small dict ``{type: part}`` where each part holds the values of the rows whose value has that
-type, and is null on every other row (the parts of a union never overlap). A VARIANT property has
-one entry per type it holds, a missing property is the empty union (NULL on every row), a static
-column or a literal a one-entry union. Operators loop over the (few) pairs of types present and
-run one kernel per pair. ActiveMQ's ``LIST`` values (MAKELIST, SPLIT) are `_Boxed` parts: codes
+Unions remain for what has no one static type: DYNAMIC values (a VARIANT property, a column
+given as ``{JmsType: array}``, an ActiveMQ function's value), operands that are always NULL (the
+NULL literal, arithmetic with no value: ``JmsType.NULL`` carried), and a bare name used as a
+condition (NOT/AND/OR carry no operand type). A *union* is a small dict ``{type: part}`` where
+each part holds the values of the rows whose value has that type, and is null on every other
+row (the parts never overlap): a VARIANT property has one entry per type it holds, a missing one
+the empty union (NULL on every row), a static column a one-entry union. Operators loop over the
+(few) pairs of types present and run one kernel per pair. ActiveMQ's ``LIST`` values (MAKELIST, SPLIT) are `_Boxed` parts: codes
 into a tuple of Python lists.
 
 Truth values are nullable boolean arrays (or scalars) combined with the Kleene kernels
@@ -89,24 +91,12 @@ from ..semantics.values import TypedValue
 from .arrow_arithmetic import _arithmetic_pair, _call_distinct
 from .arrow_columns import ARROW_TYPES, _column_types, _column_union, _plain_array, _typed_array
 from .arrow_compare import _compare_converted, _compare_pair, _conversion, _like
-from .arrow_values import (_bool_union, _cast, _coalesce, _const_union, _is_const, _lift, _lift_part, _mask_and, _mask_or,
-                           _merge, _not, _one_row, _part_valid, _truth, _truth_of, _union_valid, _where)
+from .arrow_values import (_bool_union, _cast, _coalesce, _const_union, _is_const, _left_first_and, _left_first_or, _lift,
+                           _lift_part, _mask_and, _mask_or, _merge, _not, _one_row, _part_valid, _truth, _union_valid,
+                           _where)
 
 __all__ = ["evaluate_batch", "VectorizedEvaluator"]
 
-
-def _left_first_and(a, b):
-    """ActiveMQ r450141's ``a AND b`` (`lowering.Logic.LEFT_FIRST`): ``a`` unless it is TRUE, then ``b``."""
-    if isinstance(a, pa.Scalar):
-        return b if a.as_py() is True else a
-    return pc.if_else(pc.fill_null(a, False), _truth_of(b), a)
-
-
-def _left_first_or(a, b):
-    """ActiveMQ r450141's ``a OR b``: TRUE when ``a`` is, else ``b``."""
-    if isinstance(a, pa.Scalar):
-        return a if a.as_py() is True else b
-    return pc.if_else(pc.fill_null(a, False), True, _truth_of(b))
 
 _T = JmsType
 
@@ -150,17 +140,22 @@ class VectorizedEvaluator(NodeVisitor):
     # -- typed operands: the static JMS type lowering carried, no union ----------------------------
 
     def part(self, node, t: JmsType):
-        """The value of an operand whose static JMS type ``t`` the core node carries (what
-        `lowering._static_type` reads off it: a literal, a name of static type, a predicate) as
-        one Arrow part: a scalar, the column's array, or a truth value."""
+        """The value of an operand whose static JMS type ``t`` (not NULL) the core node carries
+        (`core.static_type`: a literal, a name of static type, a predicate, arithmetic or a sign
+        over static operands) as one Arrow part: a scalar, the column's array, a truth value, or
+        what the typed arithmetic computed."""
         k = type(node)
         if k is n.Literal:
             return pa.scalar(node.value, ARROW_TYPES[node.type])
         if k is n.Identifier:
             return self._array(node.name, t)
-        if t is not _T.BOOLEAN:  # pragma: no cover - lowering carries no other kind of operand
-            raise TypeError(f"no static operand of type {t}: {node!r}")
-        return self.truth(node)
+        value = self.visit(node)  # a predicate, or typed arithmetic/sign: one entry, of type t
+        p = value.get(t)
+        if p is None:
+            if value:  # pragma: no cover - lowering carried the type the node computes
+                raise TypeError(f"{node!r} was carried as {t}, but computed {list(value)}")
+            return pa.nulls(self.n, ARROW_TYPES[t])  # UNKNOWN / no value on every row
+        return p
 
     def _array(self, name: str, t: JmsType):
         """The column ``name`` as the array of the static type ``t`` (all NULL when absent)."""
@@ -238,7 +233,7 @@ class VectorizedEvaluator(NodeVisitor):
 
     def visit_Compare(self, node):
         types = node.types
-        if types is None:  # an operand DYNAMIC or NULL: per pair of the types present
+        if types is None or _T.NULL in types:  # an operand DYNAMIC or NULL: per pair of the types present
             return _bool_union(self.compare(node.cmp, self.visit(node.left), self.visit(node.right)))
         lt, rt = types
         return _bool_union(self.compare_static(node.cmp, lt, self.part(node.left, lt), rt, self.part(node.right, rt)))
@@ -274,7 +269,7 @@ class VectorizedEvaluator(NodeVisitor):
 
     def visit_Compute(self, node):
         types = node.types
-        if types is not None:  # one pair of static types: one kernel
+        if types is not None and _T.NULL not in types:  # one pair of static types: one kernel
             lt, rt = types
             lp, rp = self.part(node.left, lt), self.part(node.right, rt)
             both_scalar = isinstance(lp, pa.Scalar) and isinstance(rp, pa.Scalar)
@@ -299,6 +294,15 @@ class VectorizedEvaluator(NodeVisitor):
         return self._sign(node, node.keeps_any)
 
     def _sign(self, node, keeps_any: bool):
+        t = node.operand_type
+        if t is not None and t is not _T.NULL:  # one static type: one kernel
+            p = self.part(node.operand, t)
+            if node.op is n.UnaryOp.PLUS:
+                return {t: p} if t.is_numeric or keeps_any else {}
+            if not t.is_numeric:
+                return {}
+            wide = node.computes_in(t)
+            return {wide: pc.negate(_cast(p, ARROW_TYPES[wide]))}
         v = self.visit(node.operand)
         out = {}
         for t, p in v.items():
@@ -315,7 +319,7 @@ class VectorizedEvaluator(NodeVisitor):
         """(operand vs low, operand vs high: two truth values, and with ``valid`` the mask of rows
         where all three have a value) — on the parts of the static types the node carries, or on unions."""
         types = node.types
-        if types is None:
+        if types is None or _T.NULL in types:
             v, lo, hi = self.visit(node.operand), self.visit(node.low), self.visit(node.high)
             mask = _mask_and(_union_valid(v), _union_valid(lo), _union_valid(hi)) if valid else None
             return self.compare(node.low_cmp, v, lo), self.compare(node.high_cmp, v, hi), mask
@@ -357,7 +361,7 @@ class VectorizedEvaluator(NodeVisitor):
         return _where(_part_valid(s), hit, None)  # is_in says FALSE for a null
 
     def visit_InStrings(self, node):
-        if node.operand_type is not None:
+        if node.operand_type is not None and node.operand_type is not _T.NULL:
             return self._static_string_op(node, lambda s: self._in_hit(s, node))
         v = self.visit(node.operand)
         pieces = []
@@ -376,7 +380,7 @@ class VectorizedEvaluator(NodeVisitor):
         return [_where(_mask_or(*(_part_valid(p) for p in others)), value, None)]
 
     def visit_LikeString(self, node):
-        if node.operand_type is not None:
+        if node.operand_type is not None and node.operand_type is not _T.NULL:
             return self._static_string_op(node, lambda s: _like(s, node.segments))
         v = self.visit(node.operand)
         pieces = []

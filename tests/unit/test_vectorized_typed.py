@@ -38,12 +38,14 @@ STATIC = ["w = 5", "w <> 5", "w > 2.5", "i < w", "d >= w", "d = d", "color = 'bl
           "w = color", "b = TRUE", "(w > 3) = b", "(w > 3) <> (color = 'x')", "w BETWEEN 1 AND 9",
           "w NOT BETWEEN i AND 9", "5 BETWEEN 1 AND w", "color IN ('a', 'blue')", "color NOT IN ('x')", "w IN ('5')",
           "color LIKE 'b%'", "color NOT LIKE '_'", "w LIKE '5'", "w IS NULL", "color IS NOT NULL",
-          "NOT (w >= 3) OR color = 'x'", "color = '5'", "d < 1.5 AND i <> 7"]
-#: Arithmetic carries its operands' types (no union of them), but is not a static operand itself
-#: (`lowering._static_type`: ``x / 0`` in ``jms``), so the comparison around it takes unions.
-ARITHMETIC = ["w * 2 > 4", "w + d < 10", "w / 0 IS NULL", "i - w < 0", "color + w = 'blue5'", "w % 0 IS NULL"]
-#: A bare name as a condition, a unary sign, a function: no type carried (a one-entry union).
-UNTYPED = ["b AND w > 1", "NOT b", "-w < 0", "+color = 'x'"]
+          "NOT (w >= 3) OR color = 'x'", "color = '5'", "d < 1.5 AND i <> 7", "w * 2 > 4", "w + d < 10",
+          "i - w < 0", "-w < 0", "-i > d", "+w = 5", "w * 2 BETWEEN 1 AND i", "-w IN ('5')"]
+#: Static operands, but an operand may be always NULL in some dialect (no value: ``JmsType.NULL``
+#: carried), which the comparison around it takes as a union: still no union of a column.
+MAYBE_NULL = ["color + w = 'blue5'", "w / 0 IS NULL", "w % 0 IS NULL", "+color = 'x'", "-color IS NULL",
+              "color * 2 < 1"]
+#: A bare name as a condition: no type carried (a one-entry union).
+UNTYPED = ["b AND w > 1", "NOT b", "b"]
 
 
 def _rows():
@@ -85,12 +87,12 @@ def test_static_operands_build_no_union_and_no_type_loop(dialect, monkeypatch):
     assert _check(STATIC, dialect, _static_columns()), dialect  # not vacuous: some parse in every dialect
 
 
-def test_arithmetic_builds_no_union_of_its_static_operands(dialect, monkeypatch):
+def test_operands_that_may_be_null_build_no_union_of_a_static_column(dialect, monkeypatch):
     def forbidden(*args, **kw):
         raise AssertionError("a static column was turned into a union")
 
     monkeypatch.setattr(vectorized, "_column_union", forbidden)
-    _check(ARITHMETIC, dialect, _static_columns())
+    _check(MAYBE_NULL, dialect, _static_columns())
 
 
 def test_nodes_with_no_carried_type_agree_with_the_interpreter(dialect):
@@ -105,7 +107,7 @@ def test_dynamic_values_keep_the_unions(dialect, monkeypatch):
     monkeypatch.setattr(VectorizedEvaluator, "compare_static", forbidden)
     monkeypatch.setattr(VectorizedEvaluator, "part", forbidden)
     columns = {name: {typ: arr} for name, (typ, arr) in _static_columns().items()}
-    texts = [t for t in STATIC + ARITHMETIC + UNTYPED if "(w > 3)" not in t]  # a predicate is BOOLEAN: static
+    texts = [t for t in STATIC + MAYBE_NULL + UNTYPED if "(w > 3)" not in t]  # a predicate is BOOLEAN: static
     assert _check(texts, dialect, columns)
 
 
@@ -117,7 +119,7 @@ def test_evaluate_batch_does_not_compute_the_typed_tree(monkeypatch):
 
     monkeypatch.setattr(TypedTree, "_compute", forbidden)
     for dialect in ("jms", "activemq"):
-        assert _check(STATIC + ARITHMETIC, dialect, _static_columns()) > 25
+        assert _check(STATIC + MAYBE_NULL, dialect, _static_columns()) > 25
 
 
 def _run(bound, node, n=len(W)):
@@ -139,6 +141,14 @@ def test_the_evaluator_renders_the_types_the_core_node_carries():
     assert _run(bound, bound.core) == [True, None, False, True, True]
     no_value = dataclasses.replace(bound.core, left=dataclasses.replace(plus, types=(T.LONG, T.BOOLEAN)))
     assert _run(bound, no_value) == [None] * 5  # long + boolean computes nothing: NULL
+
+    bound = bind(parse("-w < 0"), TYPES)
+    neg = bound.core.left
+    assert type(neg) is core.Negate and neg.operand_type is T.LONG
+    assert _run(bound, bound.core) == [True, None, False, True, True]
+    as_boolean = dataclasses.replace(bound.core, left=dataclasses.replace(neg, operand_type=T.BOOLEAN))
+    with pytest.raises(ValueError, match="is a long column, but the selector was lowered for a boolean column"):
+        _run(bound, as_boolean)  # the sign reads its operand as the type it carries
 
     bound = bind(parse("w BETWEEN 1 AND 9"), TYPES)
     between = bound.core
