@@ -174,3 +174,24 @@ def test_column_types_of_a_batch():
     types, absent = arrow_columns._column_types(cols, ["a", "v", "z", "gone"])
     assert types == {"a": T.LONG, "v": T.DYNAMIC}
     assert absent == {"z": (None, T.NULL), "gone": (None, T.NULL)}
+
+
+def test_the_reference_interpreter_gets_no_carried_types(dialect):
+    """`ReferenceInterpreter.run` lowers with no column types (a message's property types are
+    known only at run time): no node carries a static operand type, so the interpreter decides
+    every pair from its `TypedValue`s and never re-decides what lowering decided (its docstring)."""
+    from jms_selector_spark.frontend import nodes
+    from jms_selector_spark.semantics.lowering import lower, rules_for
+
+    texts = STATIC + MAYBE_NULL + UNTYPED + ["(1 > 2) = (color = 'x')", "-(w) + 1 > 2"]
+    seen = 0
+    for text in texts:
+        try:
+            sel = parse(text, dialect=dialect)
+        except SelectorError:
+            continue
+        for x in nodes.walk(lower(sel.root, rules_for(sel.dialect))):
+            assert getattr(x, "types", None) is None and getattr(x, "operand_type", None) is None, (text, x)
+            assert type(x) is not core.UnlikeTypes, (text, x)
+            seen += 1
+    assert seen
