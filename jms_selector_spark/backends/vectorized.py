@@ -24,8 +24,8 @@ condition (NOT/AND/OR carry no operand type). A *union* is a small dict ``{type:
 each part holds the values of the rows whose value has that type, and is null on every other
 row (the parts never overlap): a VARIANT property has one entry per type it holds, a missing one
 the empty union (NULL on every row), a static column a one-entry union. Operators loop over the
-(few) pairs of types present and run one kernel per pair. ActiveMQ's ``LIST`` values (MAKELIST, SPLIT) are `_Boxed` parts: codes
-into a tuple of Python lists.
+(few) pairs of types present and run one kernel per pair. ActiveMQ's ``LIST`` values (MAKELIST,
+SPLIT) are `_Boxed` parts: codes into a tuple of Python lists.
 
 Truth values are nullable boolean arrays (or scalars) combined with the Kleene kernels
 ``and_kleene`` / ``or_kleene``, so UNKNOWN is null all the way up; nothing collapses it to FALSE.
@@ -91,9 +91,9 @@ from ..semantics.values import TypedValue
 from .arrow_arithmetic import _arithmetic_pair, _call_distinct
 from .arrow_columns import ARROW_TYPES, _column_types, _column_union, _plain_array, _typed_array
 from .arrow_compare import _compare_converted, _compare_pair, _conversion, _like
-from .arrow_values import (_bool_union, _cast, _coalesce, _const_union, _is_const, _left_first_and, _left_first_or, _lift,
-                           _lift_part, _mask_and, _mask_or, _merge, _not, _one_row, _part_valid, _truth, _union_valid,
-                           _where)
+from .arrow_values import (_bool_union, _cast, _coalesce, _const_union, _is_const, _left_first_and, _left_first_or,
+                           _lift, _lift_part, _mask_and, _mask_or, _merge, _not, _one_row, _part_valid, _truth,
+                           _union_valid, _where)
 
 __all__ = ["evaluate_batch", "VectorizedEvaluator"]
 
@@ -167,7 +167,8 @@ class VectorizedEvaluator(NodeVisitor):
             elif isinstance(entry, tuple) and entry[0] is t:
                 arr = _typed_array(t, _plain_array(t, entry[1], self.n))
             else:
-                given = "of per-row types" if isinstance(entry, Mapping) else f"a {getattr(entry[0], 'value', entry[0])} column"
+                given = ("of per-row types" if isinstance(entry, Mapping)
+                         else f"a {getattr(entry[0], 'value', entry[0])} column")
                 raise ValueError(f"column {name!r} is {given}, but the selector was lowered for a {t.value} column")
             self._arrays[name] = arr
         return arr
