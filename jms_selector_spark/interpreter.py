@@ -6,6 +6,16 @@ the dialect's decisions; it never asks `lowering.Rules` while evaluating (`messa
 binds a message, as the binder binds a table, with `Rules.header`). It imports neither pandas nor pyspark, is not a production path, and is kept simple on
 purpose: when a back end disagrees with it, the back end is wrong (or the rule in `semantics/scalar.py` /
 `lowering.py` is, and then every back end changes with it).
+
+Values are `TypedValue` (type, value) and each decision table a node carries (`Comparator`,
+`Computation`, `Negate.computes_in`) is read for the types the values have, because here a
+property's JMS type is known only at run time: a message is two dicts of Python values with no
+table behind it (`message_resolver`: an int is a long unless ``types`` says otherwise), so every
+name is DYNAMIC in the typed tree's sense and `run` lowers with no column types — no node carries
+a static operand type (`core.Compare.types` and the like stay None) and no `core.UnlikeTypes` is
+made. The only static types in such a tree, a literal's and a predicate's, are the types of the
+values built from them (`visit_Literal` takes ``node.type``; predicates give BOOLEAN), so nothing
+lowering decided statically is decided again here.
 """
 from __future__ import annotations
 

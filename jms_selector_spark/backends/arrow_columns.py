@@ -13,6 +13,7 @@ correct, but slow — the native SQL path reads VARIANT without Python.
 from __future__ import annotations
 
 from types import MappingProxyType
+from typing import Mapping
 
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -167,3 +168,51 @@ def take_rows(columns: dict, indices: pa.Array) -> dict:
         else:
             out[name] = {t: arr.take(indices) for t, arr in col.items()}
     return out
+
+
+# -- the evaluator's input: `vectorized.evaluate_batch`'s columns ----------------------------------
+
+def _plain_array(t, arr, n_rows: int):
+    """A column's array of JMS type ``t`` in one chunk, its length checked."""
+    if t not in ARROW_TYPES:
+        raise ValueError(f"a column cannot have JMS type {t}")
+    if isinstance(arr, pa.ChunkedArray):
+        arr = arr.combine_chunks() if arr.num_chunks != 1 else arr.chunk(0)
+    if len(arr) != n_rows:
+        raise ValueError(f"a column has {len(arr)} rows, the batch {n_rows}")
+    return arr
+
+
+def _typed_array(t, arr):
+    return arr if arr.type == ARROW_TYPES[t] else pc.cast(arr, ARROW_TYPES[t])  # checked
+
+
+def _column_union(entry, n_rows: int) -> dict:
+    """``(JmsType, array)`` or ``{JmsType: array}`` → a union of plain, typed, non-empty arrays."""
+    if isinstance(entry, tuple):
+        entry = {entry[0]: entry[1]}
+    elif not isinstance(entry, Mapping):
+        raise TypeError(f"a column is (JmsType, pa.Array) or {{JmsType: pa.Array}}, not {type(entry).__name__}")
+    out = {}
+    for t, arr in entry.items():
+        if t is JmsType.NULL:
+            continue
+        arr = _plain_array(t, arr, n_rows)
+        if arr.null_count < len(arr):
+            out[t] = _typed_array(t, arr)
+    return out
+
+
+def _column_types(columns: Mapping, names) -> "tuple[dict, dict]":
+    """What lowering knows of a batch's columns: ({name: static JmsType, or DYNAMIC for the
+    ``{JmsType: array}`` form}, {name: (None, NULL)} for an absent name: a constant)."""
+    types, absent = {}, {}
+    for name in names:
+        entry = columns.get(name)
+        if isinstance(entry, tuple) and entry[0] in ARROW_TYPES:
+            types[name] = entry[0]
+        elif entry is None or (isinstance(entry, tuple) and entry[0] is JmsType.NULL):
+            absent[name] = (None, JmsType.NULL)
+        else:  # per-row types (or a malformed entry: `_column_union` says what is wrong)
+            types[name] = JmsType.DYNAMIC
+    return types, absent

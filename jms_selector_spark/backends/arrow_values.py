@@ -1,6 +1,7 @@
 """Arrow values for the vectorized evaluator (`vectorized`): unions, parts, masks, truth values.
 
-A sub-expression's value is a *union* ``{JmsType: part}`` (see `vectorized`'s docstring); this
+A sub-expression's value is one *part* of the static type lowering carried, or, for a DYNAMIC
+value, a *union* ``{JmsType: part}`` (see `vectorized`'s docstring); this
 module holds what every operator needs to handle them: `_Boxed` parts (ActiveMQ lists), the
 valid-row masks, truth values and their Kleene helpers, constants (`lowering.lower` has folded
 every constant node: none is computed here), casts, the numpy bridge and exact dictionary
@@ -48,7 +49,7 @@ def _part_valid(part):
     if isinstance(part, _Boxed):
         part = part.codes
     if isinstance(part, pa.Scalar):
-        return True
+        return part.is_valid  # a NULL scalar: a typed operand's UNKNOWN truth value (`vectorized`)
     return True if part.null_count == 0 else part.is_valid()
 
 
@@ -105,6 +106,20 @@ def _not(t):
     return pc.invert(t)
 
 
+def _left_first_and(a, b):
+    """ActiveMQ r450141's ``a AND b`` (`lowering.Logic.LEFT_FIRST`): ``a`` unless it is TRUE, then ``b``."""
+    if isinstance(a, pa.Scalar):
+        return b if a.as_py() is True else a
+    return pc.if_else(pc.fill_null(a, False), _truth_of(b), a)
+
+
+def _left_first_or(a, b):
+    """ActiveMQ r450141's ``a OR b``: TRUE when ``a`` is, else ``b``."""
+    if isinstance(a, pa.Scalar):
+        return a if a.as_py() is True else b
+    return pc.if_else(pc.fill_null(a, False), True, _truth_of(b))
+
+
 def _bool_union(t) -> dict:
     """A truth value as a value (a BOOLEAN union; an UNKNOWN constant is the empty union)."""
     if isinstance(t, pa.Scalar) and not t.is_valid:
@@ -148,6 +163,11 @@ def _lift(union: dict) -> dict:
         else:
             out[t] = pa.array([p.as_py()], p.type)
     return out
+
+
+def _lift_part(part):
+    """A scalar part (of a static type) as a one-row array."""
+    return pa.array([part.as_py()], part.type)
 
 
 def _one_row(t):

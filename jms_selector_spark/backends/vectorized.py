@@ -7,14 +7,25 @@ the ``jms_match`` Arrow UDF and of every sub-expression the SQL back end hands t
 
 Design
 ------
-Every sub-expression is a *union*: a small dict ``{type: part}`` where each part holds the
-values of the rows whose value has that type, and is null on every other row (the parts of a
-union never overlap). A static column is a one-entry union, a VARIANT property one entry per
-type it holds, a missing property the empty union (NULL on every row), and a literal a one-entry
-union whose part is a `pyarrow.Scalar` (the same value on every row). Operators loop over the
-(few) pairs of types present and run one pyarrow.compute kernel per pair, so a static column
-costs one kernel per operator. ActiveMQ's ``LIST`` values (MAKELIST, SPLIT) are `_Boxed` parts:
-codes into a tuple of Python lists.
+Types come from lowering, not from the data. Where lowering knows an operand's one static JMS
+type it carries it on the node (`core.Compare.types`, `Compute.types`, the BETWEENs' ``types``,
+``operand_type`` of `InStrings`, `LikeString`, `Negate`, `Plus`; `core.static_type`: a literal's
+type, a column's ``ColumnRef.type``, BOOLEAN for a predicate, what static arithmetic computes
+in), and the evaluator takes the single-typed path: each operand is one Arrow *part*
+(`VectorizedEvaluator.part`: a scalar, the column's array, a truth value, a computed array), and
+the node renders the decision for that one pair of types with one kernel — no union, no loop
+over types. `evaluate_batch` lowers with the types its columns declare (``(JmsType, array)`` is
+static; the typed tree's map is not computed).
+
+Unions remain for what has no one static type: DYNAMIC values (a VARIANT property, a column
+given as ``{JmsType: array}``, an ActiveMQ function's value), operands that are always NULL (the
+NULL literal, arithmetic with no value: ``JmsType.NULL`` carried), and a bare name used as a
+condition (NOT/AND/OR carry no operand type). A *union* is a small dict ``{type: part}`` where
+each part holds the values of the rows whose value has that type, and is null on every other
+row (the parts never overlap): a VARIANT property has one entry per type it holds, a missing one
+the empty union (NULL on every row), a static column a one-entry union. Operators loop over the
+(few) pairs of types present and run one kernel per pair. ActiveMQ's ``LIST`` values (MAKELIST,
+SPLIT) are `_Boxed` parts: codes into a tuple of Python lists.
 
 Truth values are nullable boolean arrays (or scalars) combined with the Kleene kernels
 ``and_kleene`` / ``or_kleene``, so UNKNOWN is null all the way up; nothing collapses it to FALSE.
@@ -55,9 +66,9 @@ Deliberately not done
 - No coercion of input types beyond `arrow_columns.ARROW_TYPES`: columns are expected in the shape
   `arrow_columns.extract_columns` produces.
 
-The evaluator is four modules: this one (the driver: input columns, the `VectorizedEvaluator`
-visitor, the row-by-row path and `evaluate_batch`), `arrow_values` (unions, masks, truth
-values, constant folding, casts), `arrow_compare` (comparison kernels and LIKE) and
+The evaluator is four modules: this one (the driver: the `VectorizedEvaluator` visitor, the
+row-by-row path and `evaluate_batch`; the input columns are `arrow_columns`'), `arrow_values`
+(unions, masks, truth values, constants, casts), `arrow_compare` (comparison kernels and LIKE) and
 `arrow_arithmetic` (arithmetic kernels, string concatenation, ActiveMQ functions).
 """
 from __future__ import annotations
@@ -74,55 +85,23 @@ from ..interpreter import ReferenceInterpreter
 from ..semantics import core as c
 from ..semantics.functions import LIST
 from ..semantics.lowering import lower, rules_for
+from ..semantics.typed_tree import type_tree
 from ..semantics.types import JmsType
 from ..semantics.values import TypedValue
 from .arrow_arithmetic import _arithmetic_pair, _call_distinct
-from .arrow_columns import ARROW_TYPES
+from .arrow_columns import ARROW_TYPES, _column_types, _column_union, _plain_array, _typed_array
 from .arrow_compare import _compare_converted, _compare_pair, _conversion, _like
-from .arrow_values import (_bool_union, _cast, _coalesce, _const_union, _is_const, _lift, _mask_and, _mask_or, _merge,
-                           _not, _one_row, _part_valid, _truth, _truth_of, _union_valid, _where)
+from .arrow_values import (_bool_union, _cast, _coalesce, _const_union, _is_const, _left_first_and, _left_first_or,
+                           _lift, _lift_part, _mask_and, _mask_or, _merge, _not, _one_row, _part_valid, _truth,
+                           _union_valid, _where)
 
 __all__ = ["evaluate_batch", "VectorizedEvaluator"]
 
-
-def _left_first_and(a, b):
-    """ActiveMQ r450141's ``a AND b`` (`lowering.Logic.LEFT_FIRST`): ``a`` unless it is TRUE, then ``b``."""
-    if isinstance(a, pa.Scalar):
-        return b if a.as_py() is True else a
-    return pc.if_else(pc.fill_null(a, False), _truth_of(b), a)
-
-
-def _left_first_or(a, b):
-    """ActiveMQ r450141's ``a OR b``: TRUE when ``a`` is, else ``b``."""
-    if isinstance(a, pa.Scalar):
-        return a if a.as_py() is True else b
-    return pc.if_else(pc.fill_null(a, False), True, _truth_of(b))
 
 _T = JmsType
 
 
 # -- the evaluator ------------------------------------------------------------------------------
-
-def _column_union(entry, n_rows: int) -> dict:
-    """``(JmsType, array)`` or ``{JmsType: array}`` → a union of plain, typed, non-empty arrays."""
-    if isinstance(entry, tuple):
-        entry = {entry[0]: entry[1]}
-    elif not isinstance(entry, Mapping):
-        raise TypeError(f"a column is (JmsType, pa.Array) or {{JmsType: pa.Array}}, not {type(entry).__name__}")
-    out = {}
-    for t, arr in entry.items():
-        if t is _T.NULL:
-            continue
-        if t not in ARROW_TYPES:
-            raise ValueError(f"a column cannot have JMS type {t}")
-        if isinstance(arr, pa.ChunkedArray):
-            arr = arr.combine_chunks() if arr.num_chunks != 1 else arr.chunk(0)
-        if len(arr) != n_rows:
-            raise ValueError(f"a column has {len(arr)} rows, the batch {n_rows}")
-        if arr.null_count < len(arr):
-            out[t] = arr if arr.type == ARROW_TYPES[t] else pc.cast(arr, ARROW_TYPES[t])  # checked
-    return out
-
 
 class VectorizedEvaluator(NodeVisitor):
     """Evaluates core nodes (`core`: a tree `lowering.lower` made for the selector's dialect) over
@@ -142,6 +121,7 @@ class VectorizedEvaluator(NodeVisitor):
         self.columns = columns
         self.n = n_rows
         self._unions = {}
+        self._arrays = {}
 
     def truth(self, node: n.Node):
         """The three-valued value of a node in a boolean context (a truth value)."""
@@ -156,6 +136,80 @@ class VectorizedEvaluator(NodeVisitor):
             entry = self.columns.get(node.name)
             self._unions[node.name] = {} if entry is None else _column_union(entry, self.n)
         return self._unions[node.name]
+
+    # -- typed operands: the static JMS type lowering carried, no union ----------------------------
+
+    def part(self, node, t: JmsType):
+        """The value of an operand whose static JMS type ``t`` (not NULL) the core node carries
+        (`core.static_type`: a literal, a name of static type, a predicate, arithmetic or a sign
+        over static operands) as one Arrow part: a scalar, the column's array, a truth value, or
+        what the typed arithmetic computed."""
+        k = type(node)
+        if k is n.Literal:
+            return pa.scalar(node.value, ARROW_TYPES[node.type])
+        if k is n.Identifier:
+            return self._array(node.name, t)
+        value = self.visit(node)  # a predicate, or typed arithmetic/sign: one entry, of type t
+        p = value.get(t)
+        if p is None:
+            if value:  # pragma: no cover - lowering carried the type the node computes
+                raise TypeError(f"{node!r} was carried as {t}, but computed {list(value)}")
+            return pa.nulls(self.n, ARROW_TYPES[t])  # UNKNOWN / no value on every row
+        return p
+
+    def _array(self, name: str, t: JmsType):
+        """The column ``name`` as the array of the static type ``t`` (all NULL when absent)."""
+        arr = self._arrays.get(name)
+        if arr is None:
+            entry = self.columns.get(name)
+            if entry is None:
+                arr = pa.nulls(self.n, ARROW_TYPES[t])
+            elif isinstance(entry, tuple) and entry[0] is t:
+                arr = _typed_array(t, _plain_array(t, entry[1], self.n))
+            else:
+                given = ("of per-row types" if isinstance(entry, Mapping)
+                         else f"a {getattr(entry[0], 'value', entry[0])} column")
+                raise ValueError(f"column {name!r} is {given}, but the selector was lowered for a {t.value} column")
+            self._arrays[name] = arr
+        return arr
+
+    def _valid(self, node):
+        """The rows on which ``node`` has a value (a static column's without building its union)."""
+        if type(node) is n.Identifier:
+            entry = self.columns.get(node.name)
+            if isinstance(entry, tuple) and entry[0] in ARROW_TYPES:
+                return _part_valid(self._array(node.name, entry[0]))
+        return _union_valid(self.visit(node))
+
+    def compare_static(self, cmp, lt: JmsType, lp, rt: JmsType, rp):
+        """`compare` for the one pair of static types a node carries: ``cmp``'s decision for
+        (``lt``, ``rt``), rendered on two parts; no union, no loop over types."""
+        if isinstance(lp, pa.Scalar) and isinstance(rp, pa.Scalar):  # e.g. two constants of a BETWEEN
+            return _one_row(self.compare_static(cmp, lt, _lift_part(lp), rt, _lift_part(rp)))
+        if cmp.eq is not None:
+            return _not(self.compare_static(cmp.eq, lt, lp, rt, rp))
+        conversion = _conversion(cmp, lt, rt)
+        if conversion is not None:
+            out = _compare_converted(cmp, lt, lp, rt, rp, conversion)
+        else:
+            out = _compare_pair(cmp, lt, lp, rt, rp)
+            if out is None:  # two values that do not compare: FALSE
+                out = _where(_mask_and(_part_valid(lp), _part_valid(rp)), False, None)
+        if cmp.nulls is None:
+            return out
+        return self._null_rule(cmp, out, _part_valid(lp), _part_valid(rp))
+
+    @staticmethod
+    def _null_rule(cmp, out, lv, rv):
+        """``out`` with the NULL rule of ``cmp`` (``=`` with its own, ActiveMQ/WSO2) on the rows
+        where an operand is NULL (``lv``/``rv``: the masks of rows with a value)."""
+        nulls = cmp.nulls
+        if nulls is None or (lv is True and rv is True):
+            return out
+        fill = _where(lv, nulls.right, _where(rv, nulls.left, nulls.both))
+        if cmp.converts_strings:  # an ActiveMQ error on two values stays UNKNOWN
+            fill = _where(_mask_and(lv, rv), None, fill)
+        return _coalesce([out, fill])
 
     def visit_Not(self, node):
         return _bool_union(_not(self.truth(node.operand)))
@@ -179,11 +233,14 @@ class VectorizedEvaluator(NodeVisitor):
         return self._logical(node, _left_first_or)
 
     def visit_Compare(self, node):
-        return _bool_union(self.compare(node.cmp, self.visit(node.left), self.visit(node.right)))
+        types = node.types
+        if types is None or _T.NULL in types:  # an operand DYNAMIC or NULL: per pair of the types present
+            return _bool_union(self.compare(node.cmp, self.visit(node.left), self.visit(node.right)))
+        lt, rt = types
+        return _bool_union(self.compare_static(node.cmp, lt, self.part(node.left, lt), rt, self.part(node.right, rt)))
 
     def visit_UnlikeTypes(self, node):
-        left, right = self.visit(node.left), self.visit(node.right)
-        return _bool_union(_where(_mask_and(_union_valid(left), _union_valid(right)), node.value, None))
+        return _bool_union(_where(_mask_and(self._valid(node.left), self._valid(node.right)), node.value, None))
 
     def compare(self, cmp, left: dict, right: dict):
         """`semantics.compare` per row (``cmp`` a `lowering.Comparator`), as a truth value."""
@@ -207,17 +264,21 @@ class VectorizedEvaluator(NodeVisitor):
         if unlike:  # rows with two values that do not compare: FALSE
             pieces.append(_where(_mask_and(_union_valid(left), _union_valid(right)), False, None))
         out = _coalesce(pieces)
-        nulls = cmp.nulls
-        if nulls is not None:
-            lv, rv = _union_valid(left), _union_valid(right)
-            if not (lv is True and rv is True):
-                fill = _where(lv, nulls.right, _where(rv, nulls.left, nulls.both))
-                if cmp.converts_strings:  # an ActiveMQ error on two values stays UNKNOWN
-                    fill = _where(_mask_and(lv, rv), None, fill)
-                out = _coalesce([out, fill])
-        return out
+        if cmp.nulls is None:
+            return out
+        return self._null_rule(cmp, out, _union_valid(left), _union_valid(right))
 
     def visit_Compute(self, node):
+        types = node.types
+        if types is not None and _T.NULL not in types:  # one pair of static types: one kernel
+            lt, rt = types
+            lp, rp = self.part(node.left, lt), self.part(node.right, rt)
+            both_scalar = isinstance(lp, pa.Scalar) and isinstance(rp, pa.Scalar)
+            r = _arithmetic_pair(node.how, lt, _lift_part(lp) if both_scalar else lp, rt,
+                                 _lift_part(rp) if both_scalar else rp)
+            if r is None:
+                return {}
+            return {r[0]: r[1][0] if both_scalar else r[1]}
         left, right = self.visit(node.left), self.visit(node.right)
         out = {}
         for lt, lp in left.items():
@@ -234,6 +295,15 @@ class VectorizedEvaluator(NodeVisitor):
         return self._sign(node, node.keeps_any)
 
     def _sign(self, node, keeps_any: bool):
+        t = node.operand_type
+        if t is not None and t is not _T.NULL:  # one static type: one kernel
+            p = self.part(node.operand, t)
+            if node.op is n.UnaryOp.PLUS:
+                return {t: p} if t.is_numeric or keeps_any else {}
+            if not t.is_numeric:
+                return {}
+            wide = node.computes_in(t)
+            return {wide: pc.negate(_cast(p, ARROW_TYPES[wide]))}
         v = self.visit(node.operand)
         out = {}
         for t, p in v.items():
@@ -246,33 +316,59 @@ class VectorizedEvaluator(NodeVisitor):
                 _merge(out, wide, pc.negate(_cast(p, ARROW_TYPES[wide])))
         return out
 
-    def _bounds(self, node):
-        return self.visit(node.operand), self.visit(node.low), self.visit(node.high)
+    def _bounds(self, node, valid: bool = False):
+        """(operand vs low, operand vs high: two truth values, and with ``valid`` the mask of rows
+        where all three have a value) — on the parts of the static types the node carries, or on unions."""
+        types = node.types
+        if types is None or _T.NULL in types:
+            v, lo, hi = self.visit(node.operand), self.visit(node.low), self.visit(node.high)
+            mask = _mask_and(_union_valid(v), _union_valid(lo), _union_valid(hi)) if valid else None
+            return self.compare(node.low_cmp, v, lo), self.compare(node.high_cmp, v, hi), mask
+        xt, lt, ht = types
+        v, lo, hi = self.part(node.operand, xt), self.part(node.low, lt), self.part(node.high, ht)
+        mask = _mask_and(_part_valid(v), _part_valid(lo), _part_valid(hi)) if valid else None
+        return self.compare_static(node.low_cmp, xt, v, lt, lo), self.compare_static(node.high_cmp, xt, v, ht, hi), mask
 
     def visit_TwoValuedBetween(self, node):
-        v, lo, hi = self._bounds(node)
-        inside = pc.and_kleene(self.compare(node.low_cmp, v, lo), self.compare(node.high_cmp, v, hi))
-        t = _where(_mask_and(_union_valid(v), _union_valid(lo), _union_valid(hi)), inside, False)
+        low, high, valid = self._bounds(node, True)
+        t = _where(valid, pc.and_kleene(low, high), False)
         return _bool_union(_not(t) if node.negated else t)
 
     def visit_OutsideBetween(self, node):
-        v, lo, hi = self._bounds(node)
+        low, high, _ = self._bounds(node)
         either = _left_first_or if node.left_first else pc.or_kleene
-        return _bool_union(either(self.compare(node.low_cmp, v, lo), self.compare(node.high_cmp, v, hi)))
+        return _bool_union(either(low, high))
 
     def visit_InsideBetween(self, node):
-        v, lo, hi = self._bounds(node)
+        low, high, _ = self._bounds(node)
         both = _left_first_and if node.left_first else pc.and_kleene
-        t = both(self.compare(node.low_cmp, v, lo), self.compare(node.high_cmp, v, hi))
+        t = both(low, high)
         return _bool_union(_not(t) if node.negated else t)
 
+    def _static_string_op(self, node, hit):
+        """IN/LIKE on an operand of the static type the node carries: ``hit(strings)`` for a
+        string column, else ``non_string`` where it has a value."""
+        t = node.operand_type
+        if t is _T.STRING:
+            h = hit(self.part(node.operand, t))
+            return _bool_union(_not(h) if node.negated else h)
+        if node.non_string is None:
+            return {}
+        return _bool_union(_where(_part_valid(self.part(node.operand, t)), node.non_string, None))
+
+    @staticmethod
+    def _in_hit(s, node):
+        hit = pc.is_in(s, value_set=pa.array([lit.value for lit in node.values], pa.string()))
+        return _where(_part_valid(s), hit, None)  # is_in says FALSE for a null
+
     def visit_InStrings(self, node):
+        if node.operand_type is not None and node.operand_type is not _T.NULL:
+            return self._static_string_op(node, lambda s: self._in_hit(s, node))
         v = self.visit(node.operand)
         pieces = []
         s = v.get(_T.STRING)
         if s is not None:
-            hit = pc.is_in(s, value_set=pa.array([lit.value for lit in node.values], pa.string()))
-            hit = _where(_part_valid(s), hit, None)  # is_in says FALSE for a null
+            hit = self._in_hit(s, node)
             pieces.append(_not(hit) if node.negated else hit)
         pieces.extend(self._non_string(v, node.non_string))
         return _bool_union(_coalesce(pieces))
@@ -285,6 +381,8 @@ class VectorizedEvaluator(NodeVisitor):
         return [_where(_mask_or(*(_part_valid(p) for p in others)), value, None)]
 
     def visit_LikeString(self, node):
+        if node.operand_type is not None and node.operand_type is not _T.NULL:
+            return self._static_string_op(node, lambda s: _like(s, node.segments))
         v = self.visit(node.operand)
         pieces = []
         s = v.get(_T.STRING)
@@ -295,7 +393,7 @@ class VectorizedEvaluator(NodeVisitor):
         return _bool_union(_coalesce(pieces))
 
     def visit_IsNull(self, node):
-        valid = _union_valid(self.visit(node.operand))
+        valid = self._valid(node.operand)
         return _bool_union(_where(valid, node.negated, not node.negated))
 
     def visit_Call(self, node):
@@ -385,9 +483,8 @@ def evaluate_batch(selector: Selector, columns: Mapping, n: int) -> pa.BooleanAr
         return pa.repeat(pa.scalar(True), n)
     if not _arrow_strings_only(selector.root):
         return _evaluate_rows(selector, columns, n)
-    evaluator = VectorizedEvaluator(columns, n)
-    absent = {name: _ABSENT for name in selector.identifiers if name not in columns}  # NULL: folded
-    return _broadcast(evaluator.truth(lower(selector.root, rules_for(selector.dialect), None, absent)), n)
+    rules = rules_for(selector.dialect)
+    types, absent = _column_types(columns, selector.identifiers)  # an absent name is NULL: folded
+    core = lower(selector.root, rules, type_tree(selector.root, types, rules), absent)
+    return _broadcast(VectorizedEvaluator(columns, n).truth(core), n)
 
-
-_ABSENT = (None, JmsType.NULL)
