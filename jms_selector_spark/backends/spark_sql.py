@@ -206,9 +206,12 @@ class SparkSqlGenerator(SqlComparisons, SqlArithmetic, SqlLogic, NodeVisitor):
         if dyn:
             return self._expand(node, dyn)
         v = self.visit(node)
-        if type(node) in _PREDICATES:
+        kind = type(node)
+        if kind in _PREDICATES:
             return v
-        t = self._type_of(node, v)
+        t = self.columns[node.name] if kind is n.Identifier else static_type(node, self.columns)
+        if t is None or t is T.DYNAMIC:  # known per VARIANT branch (or a function's value)
+            t = self._branch_types(v)[0]
         if t is T.BOOLEAN:
             return v
         if t is T.NULL:
