@@ -68,7 +68,7 @@ from ..frontend import nodes as n
 from ..frontend.errors import UnsupportedSelectorError
 from ..frontend.selector import Selector, as_selector
 from ..semantics import core as c
-from ..semantics.core import static_type
+from ..semantics.core import PREDICATES as _PREDICATES, static_type
 from ..semantics.dialects import HEADER_TYPES
 from ..semantics.types import JmsType
 from .sql_arithmetic import SqlArithmetic
@@ -206,7 +206,12 @@ class SparkSqlGenerator(SqlComparisons, SqlArithmetic, SqlLogic, NodeVisitor):
         if dyn:
             return self._expand(node, dyn)
         v = self.visit(node)
-        t = self._type_of(node, v)
+        kind = type(node)
+        if kind in _PREDICATES:
+            return v
+        t = self.columns[node.name] if kind is n.Identifier else static_type(node, self.columns)
+        if t is None or t is T.DYNAMIC:  # known per VARIANT branch (or a function's value)
+            t = self._branch_types(v)[0]
         if t is T.BOOLEAN:
             return v
         if t is T.NULL:
@@ -228,7 +233,10 @@ class SparkSqlGenerator(SqlComparisons, SqlArithmetic, SqlLogic, NodeVisitor):
         reads a VARIANT property has a type only per branch of `_expand`, which renders the
         predicate once per combination of the VARIANT values' types; an ActiveMQ function's value
         has the type its rendering gives (`visit_Call`). Every static type comes from the node."""
-        return tuple(v.branch_type for v in vs)
+        types = tuple(v.branch_type for v in vs)
+        if T.DYNAMIC in types:  # pragma: no cover - `_expand` gives every VARIANT value a type first
+            raise UnsupportedSelectorError("a value of unknown type")
+        return types
 
     def _dynamic_names(self, node) -> list:
         if not self.types.reads_dynamic(node):  # the typed tree (a static predicate: no CASE)

@@ -101,8 +101,6 @@ class SqlComparisons:
         caller knows Spark's own NaN ordering already gives the Java answer). ``types``: the
         operands' static pair (`core.Compare.types`, or this VARIANT branch's).
         """
-        if not (types[0].is_static and types[1].is_static):  # pragma: no cover - expanded before
-            raise UnsupportedSelectorError("comparison of a value of unknown type")
         op = cmp.op
         conversion = cmp.conversion(*types)
         if conversion is not None:

@@ -139,6 +139,7 @@ class Computation:
 
     def result(self, lt, rt) -> "JmsType | None":
         """The type ``l op r`` computes in (see the class); ``lt``/``rt`` may be a function's list."""
-        if (lt, rt) in self.results:
+        try:  # one lookup: every pair of static types is in the table
             return self.results[(lt, rt)]
-        return JmsType.STRING if self.concatenates and lt is JmsType.STRING else None
+        except KeyError:
+            return JmsType.STRING if self.concatenates and lt is JmsType.STRING else None
