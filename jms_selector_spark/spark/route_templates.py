@@ -36,6 +36,7 @@ templates with fewer than `MIN_MEMBERS` members, stay in `route_plan`'s CASE pla
 """
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from itertools import product
@@ -77,8 +78,10 @@ class Shape:
     literals: tuple  # the literal text of each parameter (as the fragment wrote it)
     values: tuple  # its Python value
 
-    @property
+    @functools.cached_property
     def key(self) -> tuple:
+        """The pieces with each parameter replaced by its type: equal for fragments that differ
+        only in the parameters' values (computed once per `Shape`)."""
         return tuple(p if isinstance(p, str) else (self.types[p],) for p in self.pieces)
 
 
@@ -244,13 +247,20 @@ def plan_templates(native, schema, dialect, binding, *, min_members: int = MIN_M
 
     strings = string_columns(schema)
     found: dict = {}  # shape key -> its access conjuncts (one look per shape, not per subscription)
+    # fragment -> (its Shape, its access predicates read from the SQL): estates repeat selectors
+    # (half of bench_route's 10,000), so each distinct fragment is tokenised once. Local to this
+    # call: at most one entry per distinct fragment of ``native``, dropped when the plan is made.
+    seen: dict = {}
     shapes, cands = {}, {}
     for s, frag in native:
-        shape = template(frag)
-        if shape is not None and shape.key not in found:
-            found[shape.key] = sql_access(shape, strings)
-        cands[s.name] = [] if shape is None else [
-            AccessPredicate(name, v, tuple(dict.fromkeys(shape.values[q] for q in qs))) for name, v, qs in found[shape.key]]
+        got = seen.get(frag)
+        if got is None:
+            shape = template(frag)
+            if shape is not None and shape.key not in found:
+                found[shape.key] = sql_access(shape, strings)
+            got = seen[frag] = (shape, [] if shape is None else [
+                AccessPredicate(name, v, tuple(dict.fromkeys(shape.values[q] for q in qs))) for name, v, qs in found[shape.key]])
+        shape, cands[s.name] = got
         if shape is not None and not cands[s.name]:  # a form the SQL does not show (e.g. a non-Kleene dialect's)
             cands[s.name] = access_candidates(s.selector or "", schema, dialect, binding)
         shapes[s.name] = shape if cands[s.name] else None
@@ -258,7 +268,9 @@ def plan_templates(native, schema, dialect, binding, *, min_members: int = MIN_M
     for ps in cands.values():
         for p in ps:
             distinct.setdefault(p.value_sql, set()).update(p.values)
-    options = {nm: _key_sets(cands[nm], distinct) for nm, sh in shapes.items() if sh is not None}
+    key_sets: dict = {}  # id of a (shared) candidates list -> its options, computed once (lists alive in cands)
+    options = {nm: key_sets.get(id(cands[nm])) or key_sets.setdefault(id(cands[nm]), _key_sets(cands[nm], distinct))
+               for nm, sh in shapes.items() if sh is not None}
     # the pairs of access values worth a join of their own: preferred by enough subscriptions
     preferred: dict = {}
     for nm, opts in options.items():
