@@ -594,18 +594,12 @@ _LIMIT = "spark.sql.codegen.hugeMethodLimit"
 
 
 def _split_subs(subs, schema, dialect):
-    from jms_selector_spark.backends.spark_sql import selector_to_sql as to_sql
+    """``(native [(subscription, SQL)], fallback [subscription])``, planned as `route` plans them
+    (`hybrid.plan_subscriptions`: each distinct selector once, cached); invalid ones are left out."""
+    from jms_selector_spark.spark.hybrid import plan_subscriptions
     from jms_selector_spark.spark.routing import Subscription
 
-    native, fallback = [], []
-    for name, sel in subs:
-        s = Subscription(name, sel)
-        try:
-            native.append((s, to_sql(sel, schema, dialect=dialect)))
-        except UnsupportedSelectorError:
-            fallback.append(s)
-        except SelectorError:
-            pass
+    native, fallback, _ = plan_subscriptions([Subscription(name, sel) for name, sel in subs], schema, dialect)
     return native, fallback
 
 
