@@ -258,8 +258,12 @@ def plan_templates(native, schema, dialect, binding, *, min_members: int = MIN_M
             shape = template(frag)
             if shape is not None and shape.key not in found:
                 found[shape.key] = sql_access(shape, strings)
-            got = seen[frag] = (shape, [] if shape is None else [
-                AccessPredicate(name, v, tuple(dict.fromkeys(shape.values[q] for q in qs))) for name, v, qs in found[shape.key]])
+            ps = [] if shape is None else [
+                AccessPredicate(name, v, fixed or tuple(dict.fromkeys(shape.values[q] for q in qs)))
+                for name, v, qs, fixed in found[shape.key]]
+            if any(p.value_sql.startswith("substring(") for p in ps):  # a LIKE prefix: only without another
+                ps = [p for p in ps if not p.value_sql.startswith("substring(")] or ps
+            got = seen[frag] = (shape, ps)
         shape, cands[s.name] = got
         if shape is not None and not cands[s.name]:  # a form the SQL does not show (e.g. a non-Kleene dialect's)
             cands[s.name] = access_candidates(s.selector or "", schema, dialect, binding)
@@ -346,21 +350,53 @@ def names_sql(access: Access, js) -> str:
     return f"from_json({sql_string(text)}, 'ARRAY<ARRAY<STRING>>')"
 
 
+def _distinct(access: Access, j: int) -> dict:
+    """Per key of ``access`` (`Access.keys` order): ``{parameter values (JSON): [member names]}`` of its
+    template ``j``; members with the same values are one candidate (evaluated once)."""
+    t = access.templates[j]
+    by_key: dict = {k: {} for k in access.keys}
+    for nm in t.members:
+        for k in t.keys[nm]:
+            # keyed by the values' JSON text: 0.0 and -0.0 (equal in Python) stay apart
+            by_key[k].setdefault(tuple(_json_value(v) for v in t.params[nm]), []).append(nm)
+    return by_key
+
+
+def shared(access: Access, j: int) -> bool:
+    """Template ``j``'s candidates list their members' names (``ns``), one candidate per distinct
+    parameter values of a key: when that saves at least `SHARED_MIN` of the evaluations."""
+    by_key = _distinct(access, j)
+    entries = sum(len(ns) for d in by_key.values() for ns in d.values())
+    return len(access.templates[j].members) > 1 and sum(len(d) for d in by_key.values()) <= (1 - SHARED_MIN) * entries
+
+
+#: Members sharing parameter values are evaluated once when that saves at least this share.
+SHARED_MIN = 0.2
+
+
 def candidates_sql(access: Access, j: int) -> str:
     """A constant ``ARRAY<ARRAY<STRUCT<n, p0, ...>>>``: per key of ``access`` (in `Access.keys`
-    order) the candidates of its template ``j`` with their parameters. Written as one JSON string
+    order) the candidates of its template ``j`` with their parameters (`shared`: instead of the
+    name ``n``, ``ns``: the names of the members with those parameters). Written as one JSON string
     read by ``from_json``, which Spark folds into a single literal when it optimizes the plan
     (the plan's size does not grow with the members)."""
     from ..backends.sql_render import sql_string
 
     t = access.templates[j]
-    by_key: dict = {k: [] for k in access.keys}
-    for nm in t.members:
-        for k in t.keys[nm]:
-            by_key[k].append("{" + ",".join([f'"n":{_json_value(nm)}'] + [
-                f'"p{i}":{_json_value(v)}' for i, v in enumerate(t.params[nm])]) + "}")
-    text = "[" + ",".join("[" + ",".join(c) + "]" for c in by_key.values()) + "]"
-    struct = ", ".join(["n: STRING"] + [f"p{i}: {_SPARK_TYPES[ty]}" for i, ty in enumerate(t.param_types)])
+    many = shared(access, j)
+    by_key = []
+    for d in _distinct(access, j).values():
+        cands = []
+        for params, names in d.items():
+            ps = [f'"p{i}":{v}' for i, v in enumerate(params)]
+            if many:
+                cands.append("{" + ",".join(['"ns":[' + ",".join(_json_value(nm) for nm in names) + "]"] + ps) + "}")
+            else:
+                cands += ["{" + ",".join([f'"n":{_json_value(nm)}'] + ps) + "}" for nm in names]
+        by_key.append(cands)
+    text = "[" + ",".join("[" + ",".join(c) + "]" for c in by_key) + "]"
+    struct = ", ".join(["ns: ARRAY<STRING>" if many else "n: STRING"]
+                       + [f"p{i}: {_SPARK_TYPES[ty]}" for i, ty in enumerate(t.param_types)])
     return f"from_json({sql_string(text)}, 'ARRAY<ARRAY<STRUCT<{struct}>>>')"
 
 
@@ -373,8 +409,8 @@ def template_sql(access: Access, a: int) -> list:
             trivial.append(j)
             continue
         cands = f"element_at({candidates_sql(access, j)}, `__jms_ix{a}_id`)"
-        out.append(f"coalesce(transform(filter({cands}, __jms_c -> coalesce({body}, false)), __jms_c -> __jms_c.n), "
-                   f"CAST(array() AS ARRAY<STRING>))")
+        names = f"transform(filter({cands}, __jms_c -> coalesce({body}, false)), __jms_c -> __jms_c.n{'s' if shared(access, j) else ''})"
+        out.append(f"coalesce({'flatten(' + names + ')' if shared(access, j) else names}, CAST(array() AS ARRAY<STRING>))")
     if trivial:
         out.append(f"coalesce(element_at({names_sql(access, trivial)}, `__jms_ix{a}_id`), CAST(array() AS ARRAY<STRING>))")
     return out
@@ -406,7 +442,8 @@ def format_templates(plan: TemplatePlan) -> list:
     for a in sorted(plan.accesses, key=lambda a: -sum(len(t.members) for t in a.templates)):
         members = sum(len(t.members) for t in a.templates)
         sizes = sorted((len(t.members) for t in a.templates), reverse=True)
-        lines.append(f"    broadcast join on {' AND '.join(a.names)} ({', '.join(a.value_sqls)}): {len(a.keys)} keys, "
+        like = " LIKE prefix" if any(v.startswith("substring(") for v in a.value_sqls) else ""
+        lines.append(f"    broadcast join on {' AND '.join(a.names)} ({', '.join(a.value_sqls)}){like}: {len(a.keys)} keys, "
                      f"{len(a.templates)} templates, {members} subscriptions (per template: "
                      f"{', '.join(map(str, sizes[:8]))}{', ...' if len(sizes) > 8 else ''})")
     trivial = [t for a in plan.accesses for t in a.templates if t.trivial(a.value_sqls)]

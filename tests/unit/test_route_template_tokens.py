@@ -120,3 +120,29 @@ def test_a_schema_hashes_as_its_fields_once():
     assert hash(to_schema({"x": "int", "s": "string"})) != hash(a)  # the types are part of it
     c = pickle.loads(pickle.dumps(a))
     assert c == a and hash(c) == hash(a) and {a: 1}[c] == 1
+
+
+def test_a_like_prefix_is_an_access_predicate_only_without_an_equality():
+    from jms_selector_spark.spark.route_sql import implied, like_prefix
+
+    assert like_prefix("ORD-!!_%x%") == ("ORD-!", "_%x%") and like_prefix("ab!%c%") == ("ab%c", "%")
+    assert like_prefix("%x") == ("", "%x") and like_prefix("abc") == ("abc", "")
+    schema = {"corr": "string", "JMSType": "string", "n": "int"}
+    sels = ["corr LIKE 'ORD-1%'", "corr LIKE 'ORD-1%'", "corr LIKE 'Zoë%'", "corr LIKE 'Zoë%'",
+            "corr LIKE 'ORD-1_%' AND n > 1", "corr LIKE 'ORD-1_%' AND n > 2", "corr LIKE '%1'", "corr LIKE '%1'",
+            "corr LIKE 'ab!%%' ESCAPE '!' AND n = 3", "corr LIKE 'ab!%%' ESCAPE '!' AND n = 4",
+            "corr LIKE 'OR%' AND JMSType = 'a'", "corr LIKE 'OR%' AND JMSType = 'b'"]
+    tp = _plan(sels, schema)
+    by = {t.members[0]: (a, t) for a in tp.accesses for t in a.templates}
+    assert {nm for nm, _ in ((s.name, f) for s, f in tp.rest)} == {"s6", "s7"}  # '%1': no literal prefix
+    a, t = by["s0"]
+    assert a.value_sqls == ("substring(`corr`, 1, 5)",) and t.trivial(a.value_sqls)  # the join implies LIKE 'ORD-1%'
+    a, t = by["s2"]
+    assert a.value_sqls == ("substring(`corr`, 1, 3)",) and set(a.keys) == {("Zoë",), ("ab%",)} and t.trivial(a.value_sqls)
+    a, t = by["s4"]  # 'ORD-1_%': the key is necessary, not sufficient: the LIKE is tested again
+    assert a.value_sqls == ("substring(`corr`, 1, 5)",) and implied(t, a.value_sqls) == set()
+    assert "LIKE" in t.lambda_sql("c", a.value_sqls)
+    a, t = by["s8"]  # an escaped wildcard is part of the prefix
+    assert ("ab%",) in a.keys and "LIKE" not in t.lambda_sql("c", a.value_sqls)
+    a, t = by["s10"]  # an equality is preferred to a LIKE prefix
+    assert a.value_sqls == ("`JMSType`",) and "LIKE" in t.lambda_sql("c", a.value_sqls)
