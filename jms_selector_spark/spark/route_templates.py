@@ -362,10 +362,11 @@ def _distinct(access: Access, j: int) -> dict:
     return by_key
 
 
-def shared(access: Access, j: int) -> bool:
+def shared(access: Access, j: int, by_key: "dict | None" = None) -> bool:
     """Template ``j``'s candidates list their members' names (``ns``), one candidate per distinct
-    parameter values of a key: when that saves at least `SHARED_MIN` of the evaluations."""
-    by_key = _distinct(access, j)
+    parameter values of a key: when that saves at least `SHARED_MIN` of the evaluations.
+    ``by_key``: `_distinct` of ``(access, j)`` if the caller has it (computed otherwise)."""
+    by_key = _distinct(access, j) if by_key is None else by_key
     entries = sum(len(ns) for d in by_key.values() for ns in d.values())
     return len(access.templates[j].members) > 1 and sum(len(d) for d in by_key.values()) <= (1 - SHARED_MIN) * entries
 
@@ -374,18 +375,20 @@ def shared(access: Access, j: int) -> bool:
 SHARED_MIN = 0.2
 
 
-def candidates_sql(access: Access, j: int) -> str:
+def candidates_sql(access: Access, j: int, by_key: "dict | None" = None) -> str:
     """A constant ``ARRAY<ARRAY<STRUCT<n, p0, ...>>>``: per key of ``access`` (in `Access.keys`
     order) the candidates of its template ``j`` with their parameters (`shared`: instead of the
     name ``n``, ``ns``: the names of the members with those parameters). Written as one JSON string
     read by ``from_json``, which Spark folds into a single literal when it optimizes the plan
-    (the plan's size does not grow with the members)."""
+    (the plan's size does not grow with the members). ``by_key``: `_distinct` of ``(access, j)``
+    if the caller has it."""
     from ..backends.sql_render import sql_string
 
     t = access.templates[j]
-    many = shared(access, j)
+    distinct = _distinct(access, j) if by_key is None else by_key
+    many = shared(access, j, distinct)
     by_key = []
-    for d in _distinct(access, j).values():
+    for d in distinct.values():
         cands = []
         for params, names in d.items():
             ps = [f'"p{i}":{v}' for i, v in enumerate(params)]
@@ -408,9 +411,11 @@ def template_sql(access: Access, a: int) -> list:
         if _trivial(body):  # every candidate the join gives matches: no lambda
             trivial.append(j)
             continue
-        cands = f"element_at({candidates_sql(access, j)}, `__jms_ix{a}_id`)"
-        names = f"transform(filter({cands}, __jms_c -> coalesce({body}, false)), __jms_c -> __jms_c.n{'s' if shared(access, j) else ''})"
-        out.append(f"coalesce({'flatten(' + names + ')' if shared(access, j) else names}, CAST(array() AS ARRAY<STRING>))")
+        distinct = _distinct(access, j)  # once per template (it walks every member)
+        many = shared(access, j, distinct)
+        cands = f"element_at({candidates_sql(access, j, distinct)}, `__jms_ix{a}_id`)"
+        names = f"transform(filter({cands}, __jms_c -> coalesce({body}, false)), __jms_c -> __jms_c.n{'s' if many else ''})"
+        out.append(f"coalesce({'flatten(' + names + ')' if many else names}, CAST(array() AS ARRAY<STRING>))")
     if trivial:
         out.append(f"coalesce(element_at({names_sql(access, trivial)}, `__jms_ix{a}_id`), CAST(array() AS ARRAY<STRING>))")
     return out
