@@ -31,7 +31,11 @@ predicate not TRUE"), and per template one expression::
     transform(filter(<candidates>, c -> coalesce(<the template over c.p0, c.p1, …>, false)), c -> c.n)
 
 gives the names of the candidates whose *whole* fragment is TRUE: the plan holds one expression
-per template whatever the number of subscriptions. Subscriptions without an access predicate, and
+per template whatever the number of subscriptions. Members of a template with the same parameter
+values for a key are one candidate listing their names (`shared`: evaluated once, then
+``flatten``). A subscription with no equality/IN access predicate may be indexed on a
+``c LIKE 'P…'`` conjunct instead: the key is ``substring(c, 1, len(P))`` (`route_sql.sql_access`),
+necessary for the LIKE; ``LIKE 'P%'`` itself is then implied by the join. Subscriptions without an access predicate, and
 templates with fewer than `MIN_MEMBERS` members, stay in `route_plan`'s CASE plan.
 """
 from __future__ import annotations
