@@ -30,6 +30,24 @@ What it does:
 
 Figures: medians; messages/s and output rows/s; the ratio (extrapolated separate passes) /
 (one routing pass). Written to ``bench-data/results/route.json``.
+
+Issue #16 modes (instead of the above):
+
+- ``--matrix``: the routing plan against today's single-CASE plan, default vs tuned settings, at
+  ``--matrix-subs`` counts, and the no-access-predicate worst case (`run_matrix`;
+  ``bench-data/results/route_matrix.json``).
+- ``--matrix --equal-selectivity``: the same, with realistic estates of equal per-subscription
+  selectivity at every count (the issue's growth target, 10 -> 100 -> 1,000). The plain generator
+  takes the first n of one random stream, whose mean matched share per subscription drifts with n
+  (200,000 messages: 0.0243 at 10, 0.0175 at 100, 0.0178 at 1,000); this option measures the
+  largest estate's selectivities on a sample and gives each count the same distribution
+  (`equal_selectivity_estates`). For example, on an idle machine::
+
+      python benchmarks/bench_route.py --matrix --equal-selectivity --rows 10000000 \
+          --matrix-subs 10,100,1000 --baseline-subs "" --worst-subs "" --reps 3 --driver-memory 4g
+
+- ``--scale 1000,3000,10000 --driver-memory 1g``: plan, compile and run time at large counts
+  (`run_scale`).
 """
 from __future__ import annotations
 
@@ -329,6 +347,9 @@ def parse_args(argv):
     ap.add_argument("--matrix-subs", default="10,30,100,300,1000", help="subscription counts of the matrix")
     ap.add_argument("--baseline-subs", default="100,1000", help="counts at which today's single-CASE plan runs too")
     ap.add_argument("--worst-subs", default="100,1000", help="counts of the no-access-predicate worst case")
+    ap.add_argument("--equal-selectivity", action="store_true",
+                    help="matrix: the realistic estate at each count is a subset of the largest one with the same "
+                         "per-subscription selectivity distribution (see `equal_selectivity_estates`)")
     ap.add_argument("--scale", default=None,
                     help="instead: plan / compile / run time of the indexed plan at these counts (e.g. 1000,3000,10000); "
                          "run it with --driver-memory 1g, PySpark's default")
@@ -573,18 +594,12 @@ _LIMIT = "spark.sql.codegen.hugeMethodLimit"
 
 
 def _split_subs(subs, schema, dialect):
-    from jms_selector_spark.backends.spark_sql import selector_to_sql as to_sql
+    """``(native [(subscription, SQL)], fallback [subscription])``, planned as `route` plans them
+    (`hybrid.plan_subscriptions`: each distinct selector once, cached); invalid ones are left out."""
+    from jms_selector_spark.spark.hybrid import plan_subscriptions
     from jms_selector_spark.spark.routing import Subscription
 
-    native, fallback = [], []
-    for name, sel in subs:
-        s = Subscription(name, sel)
-        try:
-            native.append((s, to_sql(sel, schema, dialect=dialect)))
-        except UnsupportedSelectorError:
-            fallback.append(s)
-        except SelectorError:
-            pass
+    native, fallback, _ = plan_subscriptions([Subscription(name, sel) for name, sel in subs], schema, dialect)
     return native, fallback
 
 
@@ -645,6 +660,39 @@ def _with_limit(spark, limit, fn):
                 spark.conf.set(_LIMIT, old)
 
 
+def equal_selectivity_estates(messages, counts, *, seed: int = 11, sample_rows: int = 200_000) -> tuple:
+    """``({n: [(name, selector)]}, {n: mean matched share per subscription})``: realistic estates
+    of ``counts`` subscriptions with the same per-subscription selectivity.
+
+    `subscriptions` draws every estate from one random stream (the estate of n is the first n of
+    the largest), so the mean share of messages a subscription matches is equal only in
+    expectation: on the 200,000-message archive it is 0.0243 at 10, 0.0199 at 30, 0.0175 at 100,
+    0.0182 at 300 and 0.0178 at 1,000 subscriptions. Here the largest estate's selectivities are
+    measured once (`routed_df`, topic: matches per subscription over a seeded sample of at most
+    ``sample_rows`` messages), its subscriptions are sorted by them, and the estate of n takes the
+    n quantile midpoints (positions ``(i + 0.5) * N / n``), so every count has the largest
+    estate's selectivity distribution (not its exact mix of selector forms: 10 subscriptions
+    cannot hold the generator's 22 forms). The largest count is the whole estate."""
+    from pyspark.sql import functions as F
+
+    big = subscriptions(max(counts), seed=seed, invalid=0)
+    total = messages.count()
+    sample = messages if total <= sample_rows else messages.sample(fraction=sample_rows / total, seed=seed)
+    rows = sample.count()
+    got = (routed_df(sample, big, "indexed").where("subscription IS NOT NULL").groupBy("subscription")
+           .agg(F.count(F.lit(1)).alias("c")).collect())
+    share = dict.fromkeys((nm for nm, _ in big), 0.0)
+    share.update({r["subscription"]: r["c"] / rows for r in got})
+    ranked = sorted(big, key=lambda sub: (share[sub[0]], sub[0]))
+    estates, means = {}, {}
+    for n in counts:
+        estates[n] = big if n == len(big) else [ranked[int((i + 0.5) * len(big) / n)] for i in range(n)]
+        means[n] = round(statistics.mean(share[nm] for nm, _ in estates[n]), 5)
+    print(f"equal-selectivity estates ({rows:,} sampled messages): mean matched share per subscription "
+          + ", ".join(f"{n}: {v:.5f}" for n, v in means.items()), flush=True)
+    return estates, means
+
+
 def run_matrix(spark, args, data_dir: Path, results_path: Path) -> dict:
     """Variants (kind, subscriptions, plan, hugeMethodLimit): "realistic" subscriptions (the
     generator above: most start with an equality / IN) at every ``--matrix-subs`` with the indexed
@@ -652,7 +700,9 @@ def run_matrix(spark, args, data_dir: Path, results_path: Path) -> dict:
     ``--baseline-subs``; subscriptions with no access predicate at ``--worst-subs``, both plans.
     One cold run each (compiles; its output fingerprint is checked: the same rows as the baseline
     of the same subscriptions), then ``--reps`` ABBA-interleaved rounds of all variants. Figures:
-    median wall and JVM+Python CPU seconds."""
+    median wall and JVM+Python CPU seconds. ``--equal-selectivity``: the realistic estates of
+    every count have the same per-subscription selectivity (`equal_selectivity_estates`), for the
+    growth target (10 -> 100 -> 1,000 at equal selectivity)."""
     data_dir.mkdir(parents=True, exist_ok=True)
     path = bn.ensure_archive(spark, data_dir, args.rows, args.seed, args.files)
     messages = spark.read.parquet(str(path))
@@ -668,6 +718,11 @@ def run_matrix(spark, args, data_dir: Path, results_path: Path) -> dict:
         variants += [("no-access", n, "indexed", None), ("no-access", n, "baseline", None)]
     gens = {"realistic": lambda n: subscriptions(n, seed=args.subs_seed, invalid=0),
             "no-access": lambda n: noaccess_subscriptions(n, seed=args.subs_seed)}
+    shares = None
+    if args.equal_selectivity:
+        counts = sorted({n for kind, n, _, _ in variants if kind == "realistic"})
+        estates, shares = equal_selectivity_estates(messages, counts, seed=args.subs_seed)
+        gens["realistic"] = estates.__getitem__
     res = {}
     fingerprints = {}
     load_start = [round(x, 2) for x in os.getloadavg()]
@@ -721,7 +776,7 @@ def run_matrix(spark, args, data_dir: Path, results_path: Path) -> dict:
                      "cold_s": m["cold"]["wall"], "runs": m["runs"]})
     results = {"benchmark": "route_matrix", "rows_total": total, "reps": args.reps, "spark": spark.version,
                "cpus": os.cpu_count(), "loadavg_start": load_start, "loadavg_end": [round(x, 2) for x in os.getloadavg()],
-               "variants": rows,
+               "variants": rows, "equal_selectivity": shares,
                "ratios": _matrix_ratios(rows), "outputs_equal": True}
     return bn.publish(results, results_path, matrix_table, lambda r: matrix_table(r).splitlines()[-8:])
 
@@ -758,6 +813,9 @@ def matrix_table(res) -> str:
                      f"{r['median_s']:>8.2f} {r['cpu_median_s'] or 0:>7.1f} {r['cold_s']:>7.2f} {r['plan_s']:>7.2f} "
                      f"{r['groups']:>6} {r.get('templates', 0):>5} {r['evaluated_per_message']:>8} {r['rows_out']:>12,}  "
                      f"{r['codegen'][:60]}")
+    if res.get("equal_selectivity"):
+        lines.append("realistic estates of equal per-subscription selectivity (--equal-selectivity); mean matched share "
+                     "per subscription: " + ", ".join(f"{n}: {v:.5f}" for n, v in res["equal_selectivity"].items()))
     lines.append(f"load average {res.get('loadavg_start', ['?'])[0]} -> {res['loadavg_end'][0]} on {res['cpus']} CPUs")
     lines.append("ratios (wall; cpu):")
     for q in res["ratios"]:

@@ -69,6 +69,12 @@ class Schema:
     def __post_init__(self):
         # made once: the binder reads it for every selector bound to this schema
         object.__setattr__(self, "_types", MappingProxyType({f.name: f.dataType for f in self.fields}))
+        # hashed once: a Schema keys the routing caches (`hybrid.bound_selector`, ...), looked up
+        # once per subscription; hashing its nested fields each time cost more than the lookup
+        object.__setattr__(self, "_hash", hash(self.fields))
+
+    def __hash__(self) -> int:
+        return self._hash
 
     def __reduce__(self):  # pickled as its fields (the view above does not pickle)
         return (Schema, (self.fields,))

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["TOKEN", "conjunct_spans", "implied", "sql_access", "string_columns", "trivial"]
+__all__ = ["TOKEN", "conjunct_spans", "implied", "like_prefix", "prefix_sql", "sql_access", "string_columns", "trivial"]
 
 TOKEN = re.compile(r"""
  (?P<ident>`(?:[^`]|``)*`)
@@ -83,6 +83,14 @@ def implied(t, value_sqls: tuple) -> set:
     out = set()
     for k, (a, b) in enumerate(spans):
         part = text[a:b]
+        like = _like(part)
+        if like and like[2] == "%":  # `c` LIKE 'P%': TRUE exactly when substring(c, 1, len(P)) = P
+            col, prefix = like[0], like[1]
+            for i, v in enumerate(value_sqls):
+                if v == prefix_sql(col, len(prefix)) and all(key[i] == prefix for nm in t.members for key in t.keys[nm]):
+                    out.add(k)
+                    break
+            continue
         for i, v in enumerate(value_sqls):
             v = re.escape(v)
             forms = (rf"{v} = {P}", rf"{v} IN \({P}(?:, {P})*\)", rf"\({v} = {P}(?: OR {v} = {P})*\)")
@@ -115,12 +123,52 @@ def string_columns(schema) -> dict:
     return {"`" + nm.replace("`", "``") + "`": nm for nm in ok}
 
 
+_LIKE = re.compile(r"(`(?:[^`]|``)+`) LIKE decode\(X'([0-9A-F]*)', 'UTF-8'\) ESCAPE '!'")
+
+
+def like_prefix(pattern: str) -> "tuple[str, str]":
+    """(the literal text a Spark LIKE ``pattern`` with ESCAPE '!' starts with, the rest from its
+    first wildcard ``%`` or ``_``): ``'ORD-!%x%'`` -> ``('ORD-%x', '%')``."""
+    out, i = [], 0
+    while i < len(pattern):
+        ch = pattern[i]
+        if ch == "!" and i + 1 < len(pattern):
+            out.append(pattern[i + 1])
+            i += 2
+            continue
+        if ch in "%_":
+            break
+        out.append(ch)
+        i += 1
+    return "".join(out), pattern[i:]
+
+
+def _like(part: str):
+    """(column SQL, literal prefix, rest of the pattern) if ``part`` is exactly ``c LIKE '…' ESCAPE '!'``."""
+    m = _LIKE.fullmatch(part)
+    if not m:
+        return None
+    return (m.group(1),) + like_prefix(bytes.fromhex(m.group(2)).decode("utf-8"))
+
+
+def prefix_sql(col: str, length: int) -> str:
+    """The SQL of the first ``length`` characters of the STRING column ``col`` (a LIKE index key)."""
+    return f"substring({col}, 1, {length})"
+
+
 def sql_access(shape, strings: dict) -> list:
-    """``[(column name, its SQL, parameter indexes)]``: the top-level conjuncts of ``shape`` that are
-    ``c = P``, ``c IN (P, ...)`` or ``(c = P OR c = P ...)`` with STRING parameters on a STRING
-    column ``c``. The fragment can only be TRUE when one of them is (SQL AND), i.e. when ``c`` equals
-    one of the parameters' values: an access predicate, read from the SQL the selector translated
-    to (no second parse)."""
+    """``[(column name, SQL of the value, parameter indexes, literal values or None)]``: the top-level
+    conjuncts of ``shape`` that are ``c = P``, ``c IN (P, ...)`` or ``(c = P OR c = P ...)`` with
+    STRING parameters on a STRING column ``c``. The fragment can only be TRUE when one of them is
+    (SQL AND), i.e. when ``c`` equals one of the parameters' values: an access predicate, read from
+    the SQL the selector translated to (no second parse).
+
+    Also ``c LIKE 'P…' ESCAPE '!'`` whose pattern starts with a literal text ``P`` (its value: the
+    first ``len(P)`` characters of ``c``, `prefix_sql`; its literal value ``P``): TRUE only when ``c``
+    starts with ``P`` (a LIKE pattern is never a parameter: it is in the shape's text). Spark's
+    ``substring`` counts characters (code points) and a UTF-8 prefix of whole characters is a
+    byte prefix, so ``substring(c, 1, len(P)) = P`` exactly when ``c`` starts with ``P``; NULL when
+    ``c`` is NULL (no key: not TRUE, like the LIKE)."""
     if "__jmsP" in "".join(p for p in shape.pieces if isinstance(p, str)):
         return []
     text = "".join(f"__jmsP{p}__" if not isinstance(p, str) else p for p in shape.pieces)
@@ -130,6 +178,10 @@ def sql_access(shape, strings: dict) -> list:
     out = []
     for a, b in spans:
         part = text[a:b]
+        like = _like(part)
+        if like and like[1] and like[0] in strings:
+            out.append((strings[like[0]], prefix_sql(like[0], len(like[1])), (), (like[1],)))
+            continue
         m = (re.fullmatch(rf"{C} = {P}", part) or re.fullmatch(rf"{C} IN \({P}(?:, {P})*\)", part)
              or re.fullmatch(rf"\({C} = {P}(?: OR {C} = {P})*\)", part))
         if not m:
@@ -138,7 +190,7 @@ def sql_access(shape, strings: dict) -> list:
         params = [int(x) for x in re.findall(P, part)]
         if len(cols) == 1 and next(iter(cols)) in strings and all(shape.types[q] == "STRING" for q in params):
             col = next(iter(cols))
-            out.append((strings[col], col, tuple(params)))
+            out.append((strings[col], col, tuple(params), None))
     return out
 
 

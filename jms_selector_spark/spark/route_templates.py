@@ -31,11 +31,16 @@ predicate not TRUE"), and per template one expression::
     transform(filter(<candidates>, c -> coalesce(<the template over c.p0, c.p1, …>, false)), c -> c.n)
 
 gives the names of the candidates whose *whole* fragment is TRUE: the plan holds one expression
-per template whatever the number of subscriptions. Subscriptions without an access predicate, and
+per template whatever the number of subscriptions. Members of a template with the same parameter
+values for a key are one candidate listing their names (`shared`: evaluated once, then
+``flatten``). A subscription with no equality/IN access predicate may be indexed on a
+``c LIKE 'P…'`` conjunct instead: the key is ``substring(c, 1, len(P))`` (`route_sql.sql_access`),
+necessary for the LIKE; ``LIKE 'P%'`` itself is then implied by the join. Subscriptions without an access predicate, and
 templates with fewer than `MIN_MEMBERS` members, stay in `route_plan`'s CASE plan.
 """
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from itertools import product
@@ -77,8 +82,10 @@ class Shape:
     literals: tuple  # the literal text of each parameter (as the fragment wrote it)
     values: tuple  # its Python value
 
-    @property
+    @functools.cached_property
     def key(self) -> tuple:
+        """The pieces with each parameter replaced by its type: equal for fragments that differ
+        only in the parameters' values (computed once per `Shape`)."""
         return tuple(p if isinstance(p, str) else (self.types[p],) for p in self.pieces)
 
 
@@ -244,13 +251,24 @@ def plan_templates(native, schema, dialect, binding, *, min_members: int = MIN_M
 
     strings = string_columns(schema)
     found: dict = {}  # shape key -> its access conjuncts (one look per shape, not per subscription)
+    # fragment -> (its Shape, its access predicates read from the SQL): estates repeat selectors
+    # (half of bench_route's 10,000), so each distinct fragment is tokenised once. Local to this
+    # call: at most one entry per distinct fragment of ``native``, dropped when the plan is made.
+    seen: dict = {}
     shapes, cands = {}, {}
     for s, frag in native:
-        shape = template(frag)
-        if shape is not None and shape.key not in found:
-            found[shape.key] = sql_access(shape, strings)
-        cands[s.name] = [] if shape is None else [
-            AccessPredicate(name, v, tuple(dict.fromkeys(shape.values[q] for q in qs))) for name, v, qs in found[shape.key]]
+        got = seen.get(frag)
+        if got is None:
+            shape = template(frag)
+            if shape is not None and shape.key not in found:
+                found[shape.key] = sql_access(shape, strings)
+            ps = [] if shape is None else [
+                AccessPredicate(name, v, fixed or tuple(dict.fromkeys(shape.values[q] for q in qs)))
+                for name, v, qs, fixed in found[shape.key]]
+            if any(p.value_sql.startswith("substring(") for p in ps):  # a LIKE prefix: only without another
+                ps = [p for p in ps if not p.value_sql.startswith("substring(")] or ps
+            got = seen[frag] = (shape, ps)
+        shape, cands[s.name] = got
         if shape is not None and not cands[s.name]:  # a form the SQL does not show (e.g. a non-Kleene dialect's)
             cands[s.name] = access_candidates(s.selector or "", schema, dialect, binding)
         shapes[s.name] = shape if cands[s.name] else None
@@ -258,7 +276,9 @@ def plan_templates(native, schema, dialect, binding, *, min_members: int = MIN_M
     for ps in cands.values():
         for p in ps:
             distinct.setdefault(p.value_sql, set()).update(p.values)
-    options = {nm: _key_sets(cands[nm], distinct) for nm, sh in shapes.items() if sh is not None}
+    key_sets: dict = {}  # id of a (shared) candidates list -> its options, computed once (lists alive in cands)
+    options = {nm: key_sets.get(id(cands[nm])) or key_sets.setdefault(id(cands[nm]), _key_sets(cands[nm], distinct))
+               for nm, sh in shapes.items() if sh is not None}
     # the pairs of access values worth a join of their own: preferred by enough subscriptions
     preferred: dict = {}
     for nm, opts in options.items():
@@ -334,21 +354,56 @@ def names_sql(access: Access, js) -> str:
     return f"from_json({sql_string(text)}, 'ARRAY<ARRAY<STRING>>')"
 
 
-def candidates_sql(access: Access, j: int) -> str:
+def _distinct(access: Access, j: int) -> dict:
+    """Per key of ``access`` (`Access.keys` order): ``{parameter values (JSON): [member names]}`` of its
+    template ``j``; members with the same values are one candidate (evaluated once)."""
+    t = access.templates[j]
+    by_key: dict = {k: {} for k in access.keys}
+    for nm in t.members:
+        for k in t.keys[nm]:
+            # keyed by the values' JSON text: 0.0 and -0.0 (equal in Python) stay apart
+            by_key[k].setdefault(tuple(_json_value(v) for v in t.params[nm]), []).append(nm)
+    return by_key
+
+
+def shared(access: Access, j: int, by_key: "dict | None" = None) -> bool:
+    """Template ``j``'s candidates list their members' names (``ns``), one candidate per distinct
+    parameter values of a key: when that saves at least `SHARED_MIN` of the evaluations.
+    ``by_key``: `_distinct` of ``(access, j)`` if the caller has it (computed otherwise)."""
+    by_key = _distinct(access, j) if by_key is None else by_key
+    entries = sum(len(ns) for d in by_key.values() for ns in d.values())
+    return len(access.templates[j].members) > 1 and sum(len(d) for d in by_key.values()) <= (1 - SHARED_MIN) * entries
+
+
+#: Members sharing parameter values are evaluated once when that saves at least this share.
+SHARED_MIN = 0.2
+
+
+def candidates_sql(access: Access, j: int, by_key: "dict | None" = None) -> str:
     """A constant ``ARRAY<ARRAY<STRUCT<n, p0, ...>>>``: per key of ``access`` (in `Access.keys`
-    order) the candidates of its template ``j`` with their parameters. Written as one JSON string
+    order) the candidates of its template ``j`` with their parameters (`shared`: instead of the
+    name ``n``, ``ns``: the names of the members with those parameters). Written as one JSON string
     read by ``from_json``, which Spark folds into a single literal when it optimizes the plan
-    (the plan's size does not grow with the members)."""
+    (the plan's size does not grow with the members). ``by_key``: `_distinct` of ``(access, j)``
+    if the caller has it."""
     from ..backends.sql_render import sql_string
 
     t = access.templates[j]
-    by_key: dict = {k: [] for k in access.keys}
-    for nm in t.members:
-        for k in t.keys[nm]:
-            by_key[k].append("{" + ",".join([f'"n":{_json_value(nm)}'] + [
-                f'"p{i}":{_json_value(v)}' for i, v in enumerate(t.params[nm])]) + "}")
-    text = "[" + ",".join("[" + ",".join(c) + "]" for c in by_key.values()) + "]"
-    struct = ", ".join(["n: STRING"] + [f"p{i}: {_SPARK_TYPES[ty]}" for i, ty in enumerate(t.param_types)])
+    distinct = _distinct(access, j) if by_key is None else by_key
+    many = shared(access, j, distinct)
+    by_key = []
+    for d in distinct.values():
+        cands = []
+        for params, names in d.items():
+            ps = [f'"p{i}":{v}' for i, v in enumerate(params)]
+            if many:
+                cands.append("{" + ",".join(['"ns":[' + ",".join(_json_value(nm) for nm in names) + "]"] + ps) + "}")
+            else:
+                cands += ["{" + ",".join([f'"n":{_json_value(nm)}'] + ps) + "}" for nm in names]
+        by_key.append(cands)
+    text = "[" + ",".join("[" + ",".join(c) + "]" for c in by_key) + "]"
+    struct = ", ".join(["ns: ARRAY<STRING>" if many else "n: STRING"]
+                       + [f"p{i}: {_SPARK_TYPES[ty]}" for i, ty in enumerate(t.param_types)])
     return f"from_json({sql_string(text)}, 'ARRAY<ARRAY<STRUCT<{struct}>>>')"
 
 
@@ -360,9 +415,11 @@ def template_sql(access: Access, a: int) -> list:
         if _trivial(body):  # every candidate the join gives matches: no lambda
             trivial.append(j)
             continue
-        cands = f"element_at({candidates_sql(access, j)}, `__jms_ix{a}_id`)"
-        out.append(f"coalesce(transform(filter({cands}, __jms_c -> coalesce({body}, false)), __jms_c -> __jms_c.n), "
-                   f"CAST(array() AS ARRAY<STRING>))")
+        distinct = _distinct(access, j)  # once per template (it walks every member)
+        many = shared(access, j, distinct)
+        cands = f"element_at({candidates_sql(access, j, distinct)}, `__jms_ix{a}_id`)"
+        names = f"transform(filter({cands}, __jms_c -> coalesce({body}, false)), __jms_c -> __jms_c.n{'s' if many else ''})"
+        out.append(f"coalesce({'flatten(' + names + ')' if many else names}, CAST(array() AS ARRAY<STRING>))")
     if trivial:
         out.append(f"coalesce(element_at({names_sql(access, trivial)}, `__jms_ix{a}_id`), CAST(array() AS ARRAY<STRING>))")
     return out
@@ -394,7 +451,8 @@ def format_templates(plan: TemplatePlan) -> list:
     for a in sorted(plan.accesses, key=lambda a: -sum(len(t.members) for t in a.templates)):
         members = sum(len(t.members) for t in a.templates)
         sizes = sorted((len(t.members) for t in a.templates), reverse=True)
-        lines.append(f"    broadcast join on {' AND '.join(a.names)} ({', '.join(a.value_sqls)}): {len(a.keys)} keys, "
+        like = " LIKE prefix" if any(v.startswith("substring(") for v in a.value_sqls) else ""
+        lines.append(f"    broadcast join on {' AND '.join(a.names)} ({', '.join(a.value_sqls)}){like}: {len(a.keys)} keys, "
                      f"{len(a.templates)} templates, {members} subscriptions (per template: "
                      f"{', '.join(map(str, sizes[:8]))}{', ...' if len(sizes) > 8 else ''})")
     trivial = [t for a in plan.accesses for t in a.templates if t.trivial(a.value_sqls)]

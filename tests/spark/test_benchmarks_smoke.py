@@ -179,3 +179,18 @@ def test_route_matrix_bench_outputs_agree_between_plans(spark, tmp_path):
     assert v[("realistic", 30, "indexed", None)]["evaluated_per_message"] < 30
     assert any(q["what"].startswith("default / tuned") for q in results["ratios"])
     assert (tmp_path / "results" / "route_matrix.json").exists()
+
+
+def test_route_matrix_bench_equal_selectivity_estates(spark, tmp_path):
+    bench = _load("bench_route")
+    results = bench.main(
+        ["--matrix", "--equal-selectivity", "--rows", "5000", "--reps", "1", "--matrix-subs", "10,30",
+         "--baseline-subs", "", "--worst-subs", "", "--data-dir", str(tmp_path)], spark=spark)
+    shares = results["equal_selectivity"]
+    assert set(shares) == {10, 30} and results["outputs_equal"]
+    # the 10-subscription estate is drawn from the 30 by their measured selectivity, not their order
+    messages = spark.read.parquet(str(tmp_path / "messages-flat-5000-seed7"))
+    estates, means = bench.equal_selectivity_estates(messages, [10, 30])
+    assert means == shares and estates[30] == bench.subscriptions(30, invalid=0)
+    assert set(estates[10]) < set(estates[30]) and estates[10] != estates[30][:10]
+    assert abs(means[10] - means[30]) <= 0.1 * means[30]

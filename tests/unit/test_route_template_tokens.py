@@ -90,3 +90,59 @@ def test_a_conjunct_is_implied_only_if_every_key_is_among_its_values():
     assert a.value_sqls == ("`region`",)
     assert implied(t, a.value_sqls) == {1}
     assert "`JMSType` IN" in t.lambda_sql("c", a.value_sqls)
+
+
+def test_each_distinct_fragment_is_tokenised_once_and_duplicates_share_a_template(monkeypatch):
+    from jms_selector_spark.spark import route_templates
+
+    calls = []
+    real = route_templates.template
+    monkeypatch.setattr(route_templates, "template", lambda frag: calls.append(frag) or real(frag))
+    schema = {"JMSType": "string", "weight": "long"}
+    sels = [f"JMSType = '{t}' AND weight > {w}" for t, w in [("car", 1), ("bus", 2), ("car", 1), ("car", 1), ("bus", 2)]]
+    tp = _plan(sels, schema)
+    assert len(calls) == 2 and len(set(calls)) == 2  # 5 subscriptions, 2 distinct fragments
+    (a,) = tp.accesses
+    (t,) = a.templates
+    assert t.members == ("s0", "s1", "s2", "s3", "s4")
+    assert [t.values_of(nm) for nm in t.members] == [("car", 1), ("bus", 2), ("car", 1), ("car", 1), ("bus", 2)]
+    assert {nm: t.keys[nm] for nm in t.members} == {"s0": (("car",),), "s1": (("bus",),), "s2": (("car",),),
+                                                     "s3": (("car",),), "s4": (("bus",),)}
+
+
+def test_a_schema_hashes_as_its_fields_once():
+    import pickle
+
+    from jms_selector_spark.semantics.schema import Schema, to_schema
+
+    a, b = to_schema({"x": "long", "s": "string"}), to_schema({"x": "long", "s": "string"})
+    assert a is not b and a == b and hash(a) == hash(b) == hash(Schema(a.fields))
+    assert hash(to_schema({"x": "int", "s": "string"})) != hash(a)  # the types are part of it
+    c = pickle.loads(pickle.dumps(a))
+    assert c == a and hash(c) == hash(a) and {a: 1}[c] == 1
+
+
+def test_a_like_prefix_is_an_access_predicate_only_without_an_equality():
+    from jms_selector_spark.spark.route_sql import implied, like_prefix
+
+    assert like_prefix("ORD-!!_%x%") == ("ORD-!", "_%x%") and like_prefix("ab!%c%") == ("ab%c", "%")
+    assert like_prefix("%x") == ("", "%x") and like_prefix("abc") == ("abc", "")
+    schema = {"corr": "string", "JMSType": "string", "n": "int"}
+    sels = ["corr LIKE 'ORD-1%'", "corr LIKE 'ORD-1%'", "corr LIKE 'Zoë%'", "corr LIKE 'Zoë%'",
+            "corr LIKE 'ORD-1_%' AND n > 1", "corr LIKE 'ORD-1_%' AND n > 2", "corr LIKE '%1'", "corr LIKE '%1'",
+            "corr LIKE 'ab!%%' ESCAPE '!' AND n = 3", "corr LIKE 'ab!%%' ESCAPE '!' AND n = 4",
+            "corr LIKE 'OR%' AND JMSType = 'a'", "corr LIKE 'OR%' AND JMSType = 'b'"]
+    tp = _plan(sels, schema)
+    by = {t.members[0]: (a, t) for a in tp.accesses for t in a.templates}
+    assert {nm for nm, _ in ((s.name, f) for s, f in tp.rest)} == {"s6", "s7"}  # '%1': no literal prefix
+    a, t = by["s0"]
+    assert a.value_sqls == ("substring(`corr`, 1, 5)",) and t.trivial(a.value_sqls)  # the join implies LIKE 'ORD-1%'
+    a, t = by["s2"]
+    assert a.value_sqls == ("substring(`corr`, 1, 3)",) and set(a.keys) == {("Zoë",), ("ab%",)} and t.trivial(a.value_sqls)
+    a, t = by["s4"]  # 'ORD-1_%': the key is necessary, not sufficient: the LIKE is tested again
+    assert a.value_sqls == ("substring(`corr`, 1, 5)",) and implied(t, a.value_sqls) == set()
+    assert "LIKE" in t.lambda_sql("c", a.value_sqls)
+    a, t = by["s8"]  # an escaped wildcard is part of the prefix
+    assert ("ab%",) in a.keys and "LIKE" not in t.lambda_sql("c", a.value_sqls)
+    a, t = by["s10"]  # an equality is preferred to a LIKE prefix
+    assert a.value_sqls == ("`JMSType`",) and "LIKE" in t.lambda_sql("c", a.value_sqls)

@@ -1,0 +1,117 @@
+"""#16: subscriptions indexed on a ``LIKE 'prefix…'`` (a broadcast join on the value's first
+characters, `route_sql.sql_access`) and templates whose members share parameter values (one
+candidate for all of them, `route_templates.shared`) route exactly like the reference interpreter
+and the single-CASE plan: NULL values, values no subscription names, escaped wildcards, non-ASCII
+prefixes, ANSI on and off, topic and queue mode. Batched: one DataFrame, one collect per setting."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import jms_selector_spark as jss
+from jms_selector_spark.binder import Binding
+from jms_selector_spark.semantics.dialects import get_dialect
+from jms_selector_spark.spark.route_plan import explain_routing, matching_names, tag_matches
+from jms_selector_spark.spark.route_templates import plan_templates, shared
+from jms_selector_spark.spark.routing import Subscription, route
+
+from conftest import sql_conf
+from test_route_plan import _split
+
+pytestmark = pytest.mark.spark
+
+DDL = "id int, JMSCorrelationID string, JMSType string, customer string, n int"
+CORRELATIONS = [None, "ORD-1", "ORD-12", "ORD-", "ord-1", "", "ORD-1%x", "ORD_1", "ORD-1!x", "Zoë-7", "Zo", "Zoe",
+                "山田-1", "山", "ORD-1\n2", "!ORD", "ab%c", "abxc", "ORD-2026-0071"]
+CUSTOMERS = [None, "O'Brien", "Zoë Dubois", "Acme", "", "山田太郎", "Ac"]
+TYPES = [None, "car", "bus"]
+
+#: Each written 3 times (a template needs 2 members): LIKE prefixes of several lengths, escaped
+#: wildcards, a pattern with more after its prefix, no wildcard at all, no literal prefix.
+SELECTORS = [
+    "JMSCorrelationID LIKE 'ORD-1%'", "JMSCorrelationID LIKE 'ORD-%'", "JMSCorrelationID LIKE 'ORD-1_'",
+    "JMSCorrelationID LIKE 'Zoë%'", "JMSCorrelationID LIKE '山%'", "JMSCorrelationID LIKE 'ORD-1!%%' ESCAPE '!'",
+    "JMSCorrelationID LIKE 'ORD-1!!%'", "JMSCorrelationID LIKE 'ab\\%%' ESCAPE '\\'", "JMSCorrelationID LIKE 'ORD-12'",
+    "JMSCorrelationID LIKE '%1'", "JMSCorrelationID LIKE '' ", "JMSCorrelationID LIKE 'ORD-2026-007%'",
+    "JMSCorrelationID LIKE 'ORD-1%' AND n > 2", "JMSCorrelationID LIKE 'ORD-1%' AND n > 5",
+    "JMSCorrelationID LIKE 'O%' AND customer LIKE 'Zo%'", "JMSCorrelationID LIKE 'ORD%' AND JMSType = 'car'",
+    "JMSCorrelationID NOT LIKE 'ORD%'", "customer LIKE 'Ac%' AND NOT (n < 3)", "customer LIKE 'O''%'",
+    "(JMSCorrelationID LIKE 'ORD-1%' OR n = 1)",
+]
+
+
+def _rows(n=300):
+    rng = random.Random(16)
+    return [(i, rng.choice(CORRELATIONS), rng.choice(TYPES), rng.choice(CUSTOMERS), rng.choice([None, 0, 1, 3, 7]))
+            for i in range(n)]
+
+
+def _subscriptions():
+    subs = [Subscription(f"l{i:02d}{c}", s) for i, s in enumerate(SELECTORS) for c in "abc"]
+    # a template whose members share parameter values (evaluated once for all of them)
+    subs += [Subscription(f"t{i:02d}", f"JMSType = 'car' AND n > {i % 3}") for i in range(12)]
+    return subs
+
+
+@pytest.fixture(scope="module")
+def messages(spark):
+    return spark.createDataFrame(_rows(), DDL).repartition(2).cache()
+
+
+def _expected(dialect, subs):
+    out = {}
+    for i, corr, ty, customer, n in _rows():
+        headers = {k: v for k, v in (("JMSCorrelationID", corr), ("JMSType", ty)) if v is not None}
+        props = {k: v for k, v in (("customer", customer), ("n", n)) if v is not None}
+        out[i] = sorted(s.name for s in subs if jss.evaluate(s.selector, headers, props, dialect=dialect) is True)
+    return out
+
+
+@pytest.mark.parametrize("dialect", ["jms", "activemq", "wso2"])
+def test_like_prefix_index_equals_reference_and_single_case_plan(spark, messages, dialect):
+    d = get_dialect(dialect)
+    subs = _subscriptions()
+    native, fallback = _split(subs, messages.schema, d)
+    assert len(native) == len(subs) and not fallback
+    tp = plan_templates(native, messages.schema, d, Binding())
+    prefix = [a for a in tp.accesses if a.value_sqls[0].startswith("substring(")]
+    assert {a.value_sqls[0] for a in prefix} >= {"substring(`JMSCorrelationID`, 1, 5)", "substring(`JMSCorrelationID`, 1, 1)"}
+    assert any(t.trivial(a.value_sqls) for a in prefix for t in a.templates)  # matched by the join alone
+    assert any(not t.trivial(a.value_sqls) for a in prefix for t in a.templates)  # tested again
+    assert any(shared(a, j) for a in tp.accesses for j in range(len(a.templates)))
+    tagged = tag_matches(messages, native, fallback, dialect=d)
+    old = matching_names(native, fallback, messages.schema, dialect=d, index=False)
+    df = tagged.select("id", "__jms_matches", old.alias("old"))
+    want = _expected(d, subs)
+    assert sum(map(len, want.values())) > 500  # the comparison is not between empty arrays
+    for ansi in ("true", "false"):
+        with sql_conf(spark, {"spark.sql.ansi.enabled": ansi}):
+            rows = df.collect()
+        assert len(rows) == 300
+        bad = [(r["id"], r["__jms_matches"], want[r["id"]]) for r in rows
+               if not (r["__jms_matches"] == r["old"] == want[r["id"]])]
+        assert not bad, (dialect, ansi, bad[:2])
+
+
+@pytest.mark.parametrize("ansi", ["true", "false"])
+def test_route_topic_and_queue_with_like_prefixes(spark, messages, ansi):
+    subs = _subscriptions()
+    want = _expected(get_dialect("jms"), subs)
+    with sql_conf(spark, {"spark.sql.ansi.enabled": ansi}):
+        topic = route(messages, {s.name: s.selector for s in subs}, mode="topic").select("id", "subscription").collect()
+        queue = route(messages, {s.name: s.selector for s in subs}, mode="queue", order_by="id").select(
+            "id", "subscription").collect()
+    got = {}
+    for r in topic:
+        got.setdefault(r["id"], [])
+        if r["subscription"] is not None:
+            got[r["id"]].append(r["subscription"])
+    assert {k: sorted(v) for k, v in got.items()} == want
+    assert len(queue) == 300 and all((r["subscription"] is None) == (not want[r["id"]]) for r in queue)
+    assert all(r["subscription"] is None or r["subscription"] in want[r["id"]] for r in queue)
+
+
+def test_explain_shows_the_like_prefix_join(messages):
+    text = explain_routing(messages, {s.name: s.selector for s in _subscriptions()})
+    assert "broadcast join on JMSCorrelationID (substring(`JMSCorrelationID`, 1, 5)) LIKE prefix" in text
