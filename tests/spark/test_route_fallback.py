@@ -23,6 +23,7 @@ from jms_selector_spark.spark.route_plan import explain_routing, matching_names,
 from jms_selector_spark.spark.routing import Subscription, route
 
 from conftest import sql_conf
+from routed import assert_routed
 
 pytestmark = pytest.mark.spark
 
@@ -113,14 +114,7 @@ def test_route_topic_and_queue_with_gated_fallback(spark, messages, ansi):
     with sql_conf(spark, {"spark.sql.ansi.enabled": ansi}):
         topic = route(messages, subs, mode="topic", dialect="activemq").select("id", "subscription").collect()
         queue = route(messages, subs, mode="queue", dialect="activemq", order_by="id").select("id", "subscription").collect()
-    got = {}
-    for r in topic:
-        got.setdefault(r["id"], [])
-        if r["subscription"] is not None:
-            got[r["id"]].append(r["subscription"])
-    assert {k: sorted(v) for k, v in got.items()} == want
-    assert len(queue) == 80 and all((r["subscription"] is None) == (not want[r["id"]]) for r in queue)
-    assert all(r["subscription"] is None or r["subscription"] in want[r["id"]] for r in queue)
+    assert_routed(topic, queue, want, 80)
 
 
 def test_the_udf_evaluates_a_subscription_only_where_its_gate_is_true(spark):

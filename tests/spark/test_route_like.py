@@ -17,6 +17,7 @@ from jms_selector_spark.spark.route_templates import plan_templates, shared
 from jms_selector_spark.spark.routing import Subscription, route
 
 from conftest import sql_conf
+from routed import assert_routed
 from test_route_plan import _split
 
 pytestmark = pytest.mark.spark
@@ -102,14 +103,7 @@ def test_route_topic_and_queue_with_like_prefixes(spark, messages, ansi):
         topic = route(messages, {s.name: s.selector for s in subs}, mode="topic").select("id", "subscription").collect()
         queue = route(messages, {s.name: s.selector for s in subs}, mode="queue", order_by="id").select(
             "id", "subscription").collect()
-    got = {}
-    for r in topic:
-        got.setdefault(r["id"], [])
-        if r["subscription"] is not None:
-            got[r["id"]].append(r["subscription"])
-    assert {k: sorted(v) for k, v in got.items()} == want
-    assert len(queue) == 300 and all((r["subscription"] is None) == (not want[r["id"]]) for r in queue)
-    assert all(r["subscription"] is None or r["subscription"] in want[r["id"]] for r in queue)
+    assert_routed(topic, queue, want, 300)
 
 
 def test_explain_shows_the_like_prefix_join(messages):

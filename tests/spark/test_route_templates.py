@@ -15,6 +15,7 @@ from jms_selector_spark.spark.route_templates import plan_templates
 from jms_selector_spark.spark.routing import Subscription, route
 
 from conftest import sql_conf
+from routed import assert_routed
 from test_route_plan import _q, _selectors, _split
 
 pytestmark = pytest.mark.spark
@@ -117,14 +118,7 @@ def test_route_topic_and_queue_with_templates(spark, messages):
         with sql_conf(spark, {"spark.sql.ansi.enabled": ansi}):
             topic = route(messages, subs, mode="topic", order_by="id").select("id", "subscription").collect()
             queue = route(messages, subs, mode="queue", order_by="id").select("id", "subscription").collect()
-        got = {}
-        for r in topic:
-            got.setdefault(r["id"], [])
-            if r["subscription"] is not None:
-                got[r["id"]].append(r["subscription"])
-        assert {k: sorted(v) for k, v in got.items()} == expected
-        assert len(queue) == 500 and all((r["subscription"] is None) == (not expected[r["id"]]) for r in queue)
-        assert all(r["subscription"] is None or r["subscription"] in expected[r["id"]] for r in queue)
+        assert_routed(topic, queue, expected, 500)
     assert sum(map(len, expected.values())) > 1000
 
 
