@@ -119,6 +119,13 @@ def _paired(num: list, den: list):
     return round(statistics.median(a / b for a, b in zip(num, den)), 4) if num and den else None
 
 
+def _physical(df) -> str:
+    """``df``'s executed plan as text, expression ids normalised (``#123`` -> ``#``)."""
+    import re
+
+    return re.sub(r"#\d+L?", "#", df._jdf.queryExecution().executedPlan().toString())
+
+
 def _ratio(num, den):
     return None if not num or not den else round(num / den, 4)
 
@@ -141,6 +148,9 @@ def run_native(spark, df, before, after, args, log=print) -> list:
         m = {v: _med(x) for v, x in t.items()}
         row = {"name": name, "rows_matched": counts["hand"], "times_s": t, "median_s": m, "runs_per_sample": k,
                "same_sql": before.selector_to_sql(selector, df.schema) == after.selector_to_sql(selector, df.schema),
+               # identical physical plans run identical code: their ratio can only measure noise
+               "same_plan_before_after": _physical(variants["before"]) == _physical(variants["after"]),
+               "same_plan_as_hand": _physical(variants["after"]) == _physical(variants["hand"]),
                "ratio_before": _ratio(m["hand"], m["before"]), "ratio_after": _ratio(m["hand"], m["after"]),
                "after_vs_before": _ratio(m["before"], m["after"]),
                # the median over rounds of each round's ratio: load drifts between rounds, less within one
@@ -238,14 +248,16 @@ def table(results) -> str:
     if results.get("native"):
         lines += _timing_rows("native (jms_filter vs the hand-written filter; hand/jms, target >= 0.97)",
                               results["native"])
-        lines += ["", "native, paired (median over rounds of the ratio within each round; wall, then JVM + Python CPU)",
-                  f"{'selector':<22}{'runs/sample':>12}{'hand/before':>13}{'hand/after':>12}{'before/after':>14}"
+        lines += ["", "native, paired (median over rounds of the ratio within each round; wall, then JVM + Python CPU);",
+                  "plan = after's physical plan identical to: b (before's), h (the hand-written filter's)",
+                  f"{'selector':<22}{'plan':>5}{'runs/sample':>12}{'hand/before':>13}{'hand/after':>12}{'before/after':>14}"
                   f"{'cpu h/before':>14}{'cpu h/after':>13}{'cpu b/after':>13}"]
         for r in results["native"]:
             p, q = r["paired"], r.get("paired_cpu") or {}
             cpu = "".join(f"{q[k]:>{w}.3f}" if q.get(k) else f"{'-':>{w}}"
                           for k, w in (("hand/before", 14), ("hand/after", 13), ("before/after", 13)))
-            lines.append(f"{r['name']:<22}{r['runs_per_sample']:>12}{p['hand/before']:>13.3f}{p['hand/after']:>12.3f}"
+            same = ("b" if r.get("same_plan_before_after") else "") + ("h" if r.get("same_plan_as_hand") else "")
+            lines.append(f"{r['name']:<22}{same or '-':>5}{r['runs_per_sample']:>12}{p['hand/before']:>13.3f}{p['hand/after']:>12.3f}"
                          f"{p['before/after']:>14.3f}{cpu}")
     if results.get("udf"):
         lines += ["", *_timing_rows("fallback UDF vs hand-written arrow_udf (hand/fallback, target >= 0.9)",

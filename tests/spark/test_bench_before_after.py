@@ -55,7 +55,10 @@ def test_native_section_pairs_rounds_and_repeats_short_queries(spark, tmp_path):
         sys.path.remove(str(ROOT / "benchmarks"))
     for r in results["native"]:
         assert r["same_sql"] and r["runs_per_sample"] >= 2, r["name"]  # a 2,000-row query lasts < 0.3 s
+        assert r["same_plan_before_after"], r["name"]  # the same SQL: the same physical plan
         assert set(r["paired"]) == {"hand/before", "hand/after", "before/after"}
         assert all(len(v) == 2 for v in r["times_s"].values())
     assert any("worst paired ratio" in line for line in results["summary"])
     assert "native, paired" in bench.table(results)
+    # the generated filter of blue-heavy-cars optimizes to exactly the hand-written one
+    assert {r["name"]: r["same_plan_as_hand"] for r in results["native"]}["blue-heavy-cars"]
