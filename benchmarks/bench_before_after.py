@@ -64,6 +64,9 @@ def extract_before(ref: str, into: Path) -> Path:
 def load_packages(ref: str, tmp: Path):
     """(before package, after package); workers get the before package through PYTHONPATH."""
     extract_before(ref, tmp)
+    # a package left by an earlier call in this process (its directory is gone) would be reused
+    for name in [m for m in sys.modules if m == BEFORE_NAME or m.startswith(BEFORE_NAME + ".")]:
+        del sys.modules[name]
     sys.path.insert(0, str(tmp))
     os.environ["PYTHONPATH"] = os.pathsep.join([str(tmp), str(ROOT)] + [
         p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p])
@@ -73,23 +76,54 @@ def load_packages(ref: str, tmp: Path):
     return before, after
 
 
-def interleaved(variants: dict, reps: int, warmup: int = 1) -> dict:
-    """{variant: [wall seconds]}: ``reps`` rounds of every variant, order reversed every other round."""
+def interleaved(variants: dict, reps: int, warmup: int = 1, min_time: float = 0.0, cpu=None) -> dict:
+    """{variant: [wall seconds per run]}: ``reps`` rounds of every variant, order reversed every other
+    round. With ``min_time``, one sample of a variant runs it ``k`` times back to back and reports
+    the mean, ``k`` chosen from the warm-up so that a sample lasts at least ``min_time`` seconds
+    (the same ``k`` for every variant of the group): a 0.15 s query is otherwise measured at the
+    resolution of its scheduling noise. ``cpu`` (`bench_route.spark_cpu_reader`): also
+    ``times["_cpu"]``, {variant: [JVM + Python CPU seconds per run]}, less moved by other
+    processes' load than wall time."""
     from bench_native import run_noop
 
     names = list(variants)
-    for _ in range(warmup):
+    warm = {n: [] for n in names}
+    for _ in range(max(warmup, 1 if min_time else 0)):
         for n in names:
-            run_noop(variants[n])
+            warm[n].append(run_noop(variants[n])[0])
+    k = 1
+    if min_time:
+        fastest = min(min(v) for v in warm.values())
+        k = max(1, int(-(-min_time // max(fastest, 1e-3))))
     times = {n: [] for n in names}
+    cpus = {n: [] for n in names}
     for r in range(reps):
         for n in (names if r % 2 == 0 else names[::-1]):
-            times[n].append(run_noop(variants[n])[0])
+            c0 = cpu() if cpu else None
+            times[n].append(sum(run_noop(variants[n])[0] for _ in range(k)) / k)
+            if cpu:
+                c1 = cpu()
+                cpus[n].append((c1[0] - c0[0] + c1[1] - c0[1]) / k)
+    times["_runs_per_sample"] = k
+    if cpu:
+        times["_cpu"] = cpus
     return times
 
 
 def _med(xs):
     return statistics.median(xs) if xs else None
+
+
+def _paired(num: list, den: list):
+    """Median over rounds of ``num[r] / den[r]`` (the same round's samples)."""
+    return round(statistics.median(a / b for a, b in zip(num, den)), 4) if num and den else None
+
+
+def _physical(df) -> str:
+    """``df``'s executed plan as text, expression ids normalised (``#123`` -> ``#``)."""
+    import re
+
+    return re.sub(r"#\d+L?", "#", df._jdf.queryExecution().executedPlan().toString())
 
 
 def _ratio(num, den):
@@ -98,6 +132,9 @@ def _ratio(num, den):
 
 def run_native(spark, df, before, after, args, log=print) -> list:
     from bench_native import selectors
+    from bench_route import spark_cpu_reader
+
+    cpu = spark_cpu_reader(spark)
 
     out = []
     for name, selector, hand in selectors():
@@ -105,13 +142,26 @@ def run_native(spark, df, before, after, args, log=print) -> list:
                     "hand": df.where(hand)}
         counts = {k: v.count() for k, v in variants.items()}
         assert len(set(counts.values())) == 1, (name, counts)
-        t = interleaved(variants, args.reps, args.warmup)
-        m = {k: _med(v) for k, v in t.items()}
-        row = {"name": name, "rows_matched": counts["hand"], "times_s": t, "median_s": m,
+        t = interleaved(variants, args.reps, args.warmup, args.min_time, cpu)
+        k = t.pop("_runs_per_sample")
+        c = t.pop("_cpu", None)
+        m = {v: _med(x) for v, x in t.items()}
+        row = {"name": name, "rows_matched": counts["hand"], "times_s": t, "median_s": m, "runs_per_sample": k,
                "same_sql": before.selector_to_sql(selector, df.schema) == after.selector_to_sql(selector, df.schema),
+               # identical physical plans run identical code: their ratio can only measure noise
+               "same_plan_before_after": _physical(variants["before"]) == _physical(variants["after"]),
+               "same_plan_as_hand": _physical(variants["after"]) == _physical(variants["hand"]),
                "ratio_before": _ratio(m["hand"], m["before"]), "ratio_after": _ratio(m["hand"], m["after"]),
-               "after_vs_before": _ratio(m["before"], m["after"])}
-        log(f"  native {name}: hand/jms before {row['ratio_before']} after {row['ratio_after']}")
+               "after_vs_before": _ratio(m["before"], m["after"]),
+               # the median over rounds of each round's ratio: load drifts between rounds, less within one
+               "paired": {"hand/before": _paired(t["hand"], t["before"]), "hand/after": _paired(t["hand"], t["after"]),
+                          "before/after": _paired(t["before"], t["after"])},
+               "cpu_s": c, "paired_cpu": c and {"hand/before": _paired(c["hand"], c["before"]),
+                                               "hand/after": _paired(c["hand"], c["after"]),
+                                               "before/after": _paired(c["before"], c["after"])}}
+        log(f"  native {name}: hand/jms before {row['ratio_before']} after {row['ratio_after']} "
+            f"(paired: before {row['paired']['hand/before']} after {row['paired']['hand/after']}; paired CPU: "
+            f"before {c and row['paired_cpu']['hand/before']} after {c and row['paired_cpu']['hand/after']})")
         out.append(row)
     return out
 
@@ -134,6 +184,7 @@ def run_udf(spark, df, before, after, args, log=print) -> list:
         counts = {k: v.count() for k, v in variants.items()}
         assert len(set(counts.values())) == 1, (label, counts)
         t = interleaved(variants, args.reps, args.warmup)
+        t.pop("_runs_per_sample")
         m = {k: _med(v) for k, v in t.items()}
         row = {"name": label, "selector": selector, "rows_matched": counts["hand"], "times_s": t, "median_s": m,
                "ratio_before": _ratio(m["hand"], m["before"]), "ratio_after": _ratio(m["hand"], m["after"]),
@@ -197,6 +248,17 @@ def table(results) -> str:
     if results.get("native"):
         lines += _timing_rows("native (jms_filter vs the hand-written filter; hand/jms, target >= 0.97)",
                               results["native"])
+        lines += ["", "native, paired (median over rounds of the ratio within each round; wall, then JVM + Python CPU);",
+                  "plan = after's physical plan identical to: b (before's), h (the hand-written filter's)",
+                  f"{'selector':<22}{'plan':>5}{'runs/sample':>12}{'hand/before':>13}{'hand/after':>12}{'before/after':>14}"
+                  f"{'cpu h/before':>14}{'cpu h/after':>13}{'cpu b/after':>13}"]
+        for r in results["native"]:
+            p, q = r["paired"], r.get("paired_cpu") or {}
+            cpu = "".join(f"{q[k]:>{w}.3f}" if q.get(k) else f"{'-':>{w}}"
+                          for k, w in (("hand/before", 14), ("hand/after", 13), ("before/after", 13)))
+            same = ("b" if r.get("same_plan_before_after") else "") + ("h" if r.get("same_plan_as_hand") else "")
+            lines.append(f"{r['name']:<22}{same or '-':>5}{r['runs_per_sample']:>12}{p['hand/before']:>13.3f}{p['hand/after']:>12.3f}"
+                         f"{p['before/after']:>14.3f}{cpu}")
     if results.get("udf"):
         lines += ["", *_timing_rows("fallback UDF vs hand-written arrow_udf (hand/fallback, target >= 0.9)",
                                     results["udf"])]
@@ -217,6 +279,14 @@ def summary_lines(results) -> list:
             worst = min(rows, key=lambda r: r["ratio_after"])
             out.append(f"{sec}: worst ratio after {worst['ratio_after']} ({worst['name']}; target {TARGETS[sec]}), "
                        f"before {worst['ratio_before']}")
+            if "paired" in rows[0]:
+                wp = min(rows, key=lambda r: r["paired"]["hand/after"])
+                out.append(f"{sec}: worst paired ratio after {wp['paired']['hand/after']} ({wp['name']}), "
+                           f"before {wp['paired']['hand/before']}")
+            if rows[0].get("paired_cpu"):
+                wc = min(rows, key=lambda r: r["paired_cpu"]["hand/after"])
+                out.append(f"{sec}: worst paired CPU ratio after {wc['paired_cpu']['hand/after']} ({wc['name']}), "
+                           f"before {wc['paired_cpu']['hand/before']}")
     if results.get("compile"):
         out.append("compile: after/before " + ", ".join(f"{r['name']} {r['after_over_before']}" for r in results["compile"]))
     return out
@@ -228,6 +298,8 @@ def parse_args(argv):
     ap.add_argument("--rows", type=int, default=2_000_000)
     ap.add_argument("--reps", type=int, default=5, help="interleaved rounds (default 5)")
     ap.add_argument("--warmup", type=int, default=1)
+    ap.add_argument("--min-time", type=float, default=0.0,
+                    help="native: a sample repeats the query until it lasts >= this many seconds (mean per run)")
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--files", type=int, default=None)
     ap.add_argument("--compile-blocks", type=int, default=10)

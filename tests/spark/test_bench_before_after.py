@@ -38,3 +38,27 @@ def test_compile_section_compares_two_packages(spark, tmp_path):
     names = [r["name"] for r in results["compile"]]
     assert len(names) == 8 and all(r["median_us"]["before"] > 0 and r["median_us"]["after"] > 0 for r in results["compile"])
     assert (tmp_path / "results" / "before_after.json").exists() and results["summary"]
+
+
+def test_native_section_pairs_rounds_and_repeats_short_queries(spark, tmp_path):
+    if shutil.which("git") is None or subprocess.run(["git", "-C", str(ROOT), "rev-parse", "ce90b23"],
+                                                     capture_output=True).returncode:
+        pytest.skip("needs git and commit ce90b23 (a git checkout of the project)")
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        spec = importlib.util.spec_from_file_location("bench_before_after", BENCH)
+        bench = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(bench)
+        results = bench.main(["--rows", "2000", "--only", "native", "--reps", "2", "--warmup", "0",
+                              "--min-time", "0.3", "--data-dir", str(tmp_path)], spark=spark)
+    finally:
+        sys.path.remove(str(ROOT / "benchmarks"))
+    for r in results["native"]:
+        assert r["same_sql"] and r["runs_per_sample"] >= 2, r["name"]  # a 2,000-row query lasts < 0.3 s
+        assert r["same_plan_before_after"], r["name"]  # the same SQL: the same physical plan
+        assert set(r["paired"]) == {"hand/before", "hand/after", "before/after"}
+        assert all(len(v) == 2 for v in r["times_s"].values())
+    assert any("worst paired ratio" in line for line in results["summary"])
+    assert "native, paired" in bench.table(results)
+    # the generated filter of blue-heavy-cars optimizes to exactly the hand-written one
+    assert {r["name"]: r["same_plan_as_hand"] for r in results["native"]}["blue-heavy-cars"]

@@ -194,3 +194,16 @@ def test_route_matrix_bench_equal_selectivity_estates(spark, tmp_path):
     assert means == shares and estates[30] == bench.subscriptions(30, invalid=0)
     assert set(estates[10]) < set(estates[30]) and estates[10] != estates[30][:10]
     assert abs(means[10] - means[30]) <= 0.1 * means[30]
+
+
+def test_route_stages_probe(spark, tmp_path):
+    probe = _load("probe_route_stages")
+    out = probe.main(["--rows", "5000", "--subs", "30", "--reps", "1", "--data-dir", str(tmp_path)], spark=spark)
+    assert set(out["wall"]) == {"scan", "floor", "match:indexed", "match:baseline", "full:indexed", "full:baseline"}
+    assert out["rows_out"] > 5000 and all(v > 0 for v in out["wall"].values())
+    assert spark.range(1).count() == 1  # the probe left the test session running
+    # the derived figures, on medians given by hand
+    d = probe.derived({"scan": 1.0, "floor": 3.0, "match:indexed": 2.0, "match:baseline": 9.0,
+                       "full:indexed": 5.0, "full:baseline": 12.0})
+    assert d["matching alone: baseline / indexed"] == 8.0 and d["full: baseline / indexed"] == 2.4
+    assert d["bound (indexed matching free)"] == 3.0 and d["explode (full - match), indexed s"] == 3.0
