@@ -4,10 +4,17 @@
 ``transform(filter(<candidates>, c -> <body>), c -> c.n)``: at 1,000 subscriptions ~40 such calls
 per message, each allocating its arrays, then concatenated. Spark 4 generates code for the
 lambdas' bodies, so what costs is the calls, not the interpretation; measured on 1,000 realistic
-subscriptions (README), two changes pay, and are applied here:
+subscriptions (README, `bench_route.py --lambda-plan --unroll`, matching alone and full topic
+passes), one change pays a little and is on, the other is kept as an option, off:
 
-- **Short lists unrolled.** A template whose candidate list has at most `UNROLL_MAX` entries for
-  every key is evaluated by one plain expression per position ``i`` (0-based)::
+- **One filter per join** (`MERGE`, on). The templates of a join that are not `shared` and not
+  unrolled are matched by one ``transform(filter(...))`` over one candidates list per key for all
+  of them: each candidate is ``STRUCT<t: template, n: name, t<j>p<k>: template j's parameters>``,
+  the body a ``CASE`` on ``t`` (a candidate is tested only with its own template's body, exactly
+  as before). Measured 4-5 % less CPU than one filter per template.
+- **Short lists unrolled** (`UNROLL_MAX`, 0: off). A template whose candidate list has at most
+  `UNROLL_MAX` entries for every key is evaluated by one plain expression per position ``i``
+  (0-based)::
 
       IF(get(<cands>, i).n IS NOT NULL AND coalesce(<body over get(<cands>, i).p0, ...>, false), get(<cands>, i).n, NULL)
 
@@ -16,13 +23,9 @@ subscriptions (README), two changes pay, and are applied here:
   read, and a body that is TRUE whatever its parameters (``urgent OR JMSPriority > p0`` with
   ``urgent`` TRUE) never names a missing candidate. The positions of one join's unrolled templates
   are one ``array(...)`` whose NULLs (positions that do not match) one ``filter`` removes. A
-  `route_templates.shared` template's position gives its candidate's names or ``[]``, concatenated.
-  Longer limits measured slower (16: 1.5x the CPU of no unrolling): every position of every
-  template is then read for every message.
-- **One filter per join.** The other templates of a join that are not `shared` are matched by one
-  ``transform(filter(...))`` over one candidates list per key for all of them: each candidate is
-  ``STRUCT<t: template, n: name, t<j>p<k>: template j's parameters>``, the body a ``CASE`` on ``t``
-  (a candidate is tested only with its own template's body, exactly as before).
+  `route_templates.shared` template's position gives its candidate's names or ``[]``,
+  concatenated. Exact (tested at 2 and 8), but not faster: at 2, 0-6 % more CPU for the matching
+  alone; at 16, 1.5x the CPU (every position of every template is read for every message).
 """
 from __future__ import annotations
 
@@ -30,8 +33,9 @@ import re
 
 __all__ = ["UNROLL_MAX", "MERGE", "longest", "position_sql", "unrolled_parts", "merged_sql"]
 
-#: A template whose candidate list is at most this long for every key is unrolled (0: none).
-UNROLL_MAX = 2
+#: A template whose candidate list is at most this long for every key is unrolled (0: none; measured
+#: not faster, see above).
+UNROLL_MAX = 0
 #: The non-shared templates of one join with longer lists are matched by one filter (False: one each).
 MERGE = True
 
