@@ -10,11 +10,17 @@ which is the same for every plan. Stages, each run to the noop sink (every colum
 ``floor``
     the messages exploded over a constant array of ``k`` names, ``k`` = the mean matches per
     message of the estate (rounded): the output's cost without any matching.
+``floor:guarded``
+    the same, the array behind `route_plan`'s codegen guard (a `CodegenFallback` that keeps the
+    projection out of whole-stage codegen, as the routing plan's is): what that boundary costs.
 ``match:<plan>``
     each message once with its matching names computed by the plan, and the array's size (no
     explode): scan + index joins + matching.
 ``full:<plan>``
     the topic pass of `bench_route.routed_df`: matching + explode.
+
+``full:indexed-unguarded`` (``--unguarded``)
+    the routing plan with the guard removed: one whole-stage method, too large to JIT-compile.
 
 ``<plan>`` is ``indexed`` (`route_plan.tag_matches`, what `route` uses) or ``baseline`` (the
 single-CASE plan). Derived: matching = match − scan; ``full:baseline / full:indexed`` (the issue's
@@ -45,11 +51,13 @@ import bench_native as bn  # noqa: E402
 import bench_route as br  # noqa: E402
 
 
-def stages(messages, subs, k: int) -> dict:
+def stages(messages, subs, k: int, unguarded: bool = False) -> dict:
     """{stage: DataFrame}."""
     from pyspark.sql import functions as F
 
+    from jms_selector_spark.backends.sql_render import sql_identifier
     from jms_selector_spark.semantics.dialects import get_dialect
+    from jms_selector_spark.spark import route_plan
     from jms_selector_spark.spark.route_plan import plan_routing, plan_sql, tag_matches
 
     d = get_dialect("jms")
@@ -58,15 +66,26 @@ def stages(messages, subs, k: int) -> dict:
     names = F.array(*[F.lit(f"sub-{i:04d}") for i in range(k)])
     baseline = F.sort_array(F.expr(plan_sql(plan_routing(native, [], messages.schema, d, index=False,
                                                          jit_cases=10 ** 9))))
-    return {
+    guard = F.expr(route_plan._GUARD.format(col=sql_identifier(route_plan._guard_column(messages.schema))))
+    out = {
         "scan": messages.select(*cols),
         "floor": messages.select(*cols, F.explode_outer(names).alias("subscription")),
+        "floor:guarded": messages.withColumn("__m", F.when(guard, names).otherwise(F.array().cast("array<string>")))
+        .select(*cols, F.explode_outer("__m").alias("subscription")),
         "match:indexed": tag_matches(messages, native, fallback, dialect=d, column="__m")
         .select(*cols, F.size("__m").alias("n")),
         "match:baseline": messages.select(*cols, F.size(baseline).alias("n")),
         "full:indexed": br.routed_df(messages, subs, "indexed"),
         "full:baseline": br.routed_df(messages, subs, "baseline"),
     }
+    if unguarded:
+        keep = route_plan._guard_column
+        route_plan._guard_column = lambda schema: None
+        try:
+            out["full:indexed-unguarded"] = br.routed_df(messages, subs, "indexed")
+        finally:
+            route_plan._guard_column = keep
+    return out
 
 
 def derived(m: dict) -> dict:
@@ -89,6 +108,7 @@ def main(argv=None, spark=None) -> dict:
     ap.add_argument("--subs-seed", type=int, default=11)
     ap.add_argument("--data-dir", default=str(ROOT / "bench-data"))
     ap.add_argument("--driver-memory", default="4g")
+    ap.add_argument("--unguarded", action="store_true", help="also the routing plan without its codegen guard")
     args = ap.parse_args(argv)
     own = spark is None
     spark = br.session(args.driver_memory, "probe_route_stages") if own else spark
@@ -96,11 +116,11 @@ def main(argv=None, spark=None) -> dict:
     messages = spark.read.parquet(str(path))
     subs = br.subscriptions(args.subs, seed=args.subs_seed, invalid=0)
     total = messages.count()
-    dfs = stages(messages, subs, 1)
-    fp = {p: br._fingerprint(dfs[f"full:{p}"]) for p in ("indexed", "baseline")}
-    assert fp["indexed"] == fp["baseline"], fp
+    dfs = stages(messages, subs, 1, args.unguarded)
+    fp = {p: br._fingerprint(dfs[f"full:{p}"]) for p in ("indexed", "baseline") + (("indexed-unguarded",) * args.unguarded)}
+    assert len(set(fp.values())) == 1, fp
     k = max(1, round(fp["indexed"][0] / total))
-    dfs = stages(messages, subs, k)
+    dfs = stages(messages, subs, k, args.unguarded)
     cpu = br.spark_cpu_reader(spark)
     load = [round(os.getloadavg()[0], 2)]
     runs = {s: [] for s in dfs}

@@ -199,7 +199,7 @@ def test_route_matrix_bench_equal_selectivity_estates(spark, tmp_path):
 def test_route_stages_probe(spark, tmp_path):
     probe = _load("probe_route_stages")
     out = probe.main(["--rows", "5000", "--subs", "30", "--reps", "1", "--data-dir", str(tmp_path)], spark=spark)
-    assert set(out["wall"]) == {"scan", "floor", "match:indexed", "match:baseline", "full:indexed", "full:baseline"}
+    assert set(out["wall"]) == {"scan", "floor", "floor:guarded", "match:indexed", "match:baseline", "full:indexed", "full:baseline"}
     assert out["rows_out"] > 5000 and all(v > 0 for v in out["wall"].values())
     assert spark.range(1).count() == 1  # the probe left the test session running
     # the derived figures, on medians given by hand
