@@ -16,7 +16,8 @@ ROOT = Path(__file__).resolve().parents[2]
 BENCH = ROOT / "benchmarks" / "bench_before_after.py"
 
 
-def test_compile_section_compares_two_packages(spark, tmp_path):
+def _run(spark, argv: list):
+    """(the benchmark module, what its ``main(argv)`` returned) in this test session."""
     if shutil.which("git") is None or subprocess.run(["git", "-C", str(ROOT), "rev-parse", "ce90b23"],
                                                      capture_output=True).returncode:
         pytest.skip("needs git and commit ce90b23 (a git checkout of the project)")
@@ -25,10 +26,14 @@ def test_compile_section_compares_two_packages(spark, tmp_path):
         spec = importlib.util.spec_from_file_location("bench_before_after", BENCH)
         bench = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(bench)
-        results = bench.main(["--rows", "2000", "--only", "compile", "--compile-blocks", "2", "--compile-calls", "2",
-                              "--data-dir", str(tmp_path)], spark=spark)
+        return bench, bench.main(argv, spark=spark)
     finally:
         sys.path.remove(str(ROOT / "benchmarks"))
+
+
+def test_compile_section_compares_two_packages(spark, tmp_path):
+    bench, results = _run(spark, ["--rows", "2000", "--only", "compile", "--compile-blocks", "2", "--compile-calls", "2",
+                                  "--data-dir", str(tmp_path)])
     # ce90b23 is before the split: its spark_sql defines V itself; this checkout's takes it from sql_render
     old = sys.modules[bench.BEFORE_NAME + ".backends.spark_sql"]
     assert old.V.__module__ == bench.BEFORE_NAME + ".backends.spark_sql"
@@ -41,18 +46,8 @@ def test_compile_section_compares_two_packages(spark, tmp_path):
 
 
 def test_native_section_pairs_rounds_and_repeats_short_queries(spark, tmp_path):
-    if shutil.which("git") is None or subprocess.run(["git", "-C", str(ROOT), "rev-parse", "ce90b23"],
-                                                     capture_output=True).returncode:
-        pytest.skip("needs git and commit ce90b23 (a git checkout of the project)")
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    try:
-        spec = importlib.util.spec_from_file_location("bench_before_after", BENCH)
-        bench = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(bench)
-        results = bench.main(["--rows", "2000", "--only", "native", "--reps", "2", "--warmup", "0",
-                              "--min-time", "0.3", "--data-dir", str(tmp_path)], spark=spark)
-    finally:
-        sys.path.remove(str(ROOT / "benchmarks"))
+    bench, results = _run(spark, ["--rows", "2000", "--only", "native", "--reps", "2", "--warmup", "0",
+                                  "--min-time", "0.3", "--data-dir", str(tmp_path)])
     for r in results["native"]:
         assert r["same_sql"] and r["runs_per_sample"] >= 2, r["name"]  # a 2,000-row query lasts < 0.3 s
         assert r["same_plan_before_after"], r["name"]  # the same SQL: the same physical plan
