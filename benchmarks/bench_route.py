@@ -347,11 +347,9 @@ def parse_args(argv):
     ap.add_argument("--matrix-subs", default="10,30,100,300,1000", help="subscription counts of the matrix")
     ap.add_argument("--baseline-subs", default="100,1000", help="counts at which today's single-CASE plan runs too")
     ap.add_argument("--worst-subs", default="100,1000", help="counts of the no-access-predicate worst case")
-    ap.add_argument("--unroll", default="",
-                    help="also the indexed plan with route_unroll.UNROLL_MAX = each of these (e.g. 0,4: 0 = none unrolled)")
     ap.add_argument("--no-tuned", action="store_true", help="leave out the tuned (limit 8000) variants")
     ap.add_argument("--lambda-plan", action="store_true",
-                    help="also the indexed plan with one lambda per template (none unrolled or merged: before route_unroll)")
+                    help="also the indexed plan with one lambda per template (not merged per join: before route_merge)")
     ap.add_argument("--equal-selectivity", action="store_true",
                     help="matrix: the realistic estate at each count is a subset of the largest one with the same "
                          "per-subscription selectivity distribution (see `equal_selectivity_estates`)")
@@ -620,20 +618,15 @@ def routed_df(messages, subs, plan: str, dialect: str = "jms"):
     d = get_dialect(dialect)
     native, fallback = _split_subs(subs, messages.schema, d)
     cols = [F.col("`" + c.replace("`", "``") + "`") for c in messages.columns]
-    if plan.startswith("indexed-u") or plan == "indexed-lambda":
-        # the indexed plan with route_unroll.UNROLL_MAX = U; "indexed-lambda": one lambda per
-        # template, none unrolled or merged (the templates' evaluation before route_unroll)
-        from jms_selector_spark.spark import route_unroll
+    if plan == "indexed-lambda":
+        # one lambda per template, not merged per join (the templates' evaluation before route_merge)
+        from jms_selector_spark.spark import route_merge
 
-        old = route_unroll.UNROLL_MAX, route_unroll.MERGE
-        if plan == "indexed-lambda":
-            route_unroll.UNROLL_MAX, route_unroll.MERGE = 0, False
-        else:
-            route_unroll.UNROLL_MAX = int(plan[len("indexed-u"):])
+        old, route_merge.MERGE = route_merge.MERGE, False
         try:
             return routed_df(messages, subs, "indexed", dialect)
         finally:
-            route_unroll.UNROLL_MAX, route_unroll.MERGE = old
+            route_merge.MERGE = old
     if plan == "indexed":  # what route does (fallback subscriptions: only the messages passing their gate)
         tagged = tag_matches(messages, native, fallback, dialect=d, column="__m")
         return tagged.select(*cols, F.explode_outer("__m").alias("subscription"))
@@ -731,7 +724,6 @@ def run_matrix(spark, args, data_dir: Path, results_path: Path) -> dict:
     variants = []
     for n in ints(args.matrix_subs):
         variants += [("realistic", n, "indexed", None)] + ([] if args.no_tuned else [("realistic", n, "indexed", 8000)])
-        variants += [("realistic", n, f"indexed-u{u}", None) for u in ints(args.unroll)]
         variants += [("realistic", n, "indexed-lambda", None)] if args.lambda_plan else []
         if n in ints(args.baseline_subs):
             variants.append(("realistic", n, "baseline", None))
@@ -818,7 +810,7 @@ def _matrix_ratios(rows) -> list:
     for n in ns:
         ratio(f"today's single CASE / indexed (default settings), {n} subs", ("realistic", n, "baseline", None), ("realistic", n, "indexed", None))
     for r in rows:
-        if r["plan"].startswith("indexed-u") or r["plan"] == "indexed-lambda":
+        if r["plan"] == "indexed-lambda":
             ratio(f"{r['plan']} / indexed, {r['subs']} subs", (r["kind"], r["subs"], r["plan"], None), (r["kind"], r["subs"], "indexed", None))
     ratio("growth: indexed 1000 / 100 subs", ("realistic", 1000, "indexed", None), ("realistic", 100, "indexed", None))
     ratio("growth: indexed 100 / 10 subs", ("realistic", 100, "indexed", None), ("realistic", 10, "indexed", None))

@@ -36,9 +36,9 @@ values for a key are one candidate listing their names (`shared`: evaluated once
 ``flatten``). A subscription with no equality/IN access predicate may be indexed on a
 ``c LIKE 'P…'`` conjunct instead: the key is ``substring(c, 1, len(P))`` (`route_sql.sql_access`),
 necessary for the LIKE; ``LIKE 'P%'`` itself is then implied by the join. Subscriptions without an access predicate, and
-templates with fewer than `MIN_MEMBERS` members, stay in `route_plan`'s CASE plan. Short candidate
-lists are unrolled into plain expressions, and a join's other templates share one filter
-(`route_unroll`): fewer higher-order-function calls per message, the same names.
+templates with fewer than `MIN_MEMBERS` members, stay in `route_plan`'s CASE plan. A join's
+non-shared templates share one filter (`route_merge`): fewer higher-order-function calls per
+message, the same names.
 """
 from __future__ import annotations
 
@@ -418,30 +418,23 @@ def _lambda_sql(access: Access, a: int, j: int, distinct: dict, many: bool, body
 
 def template_sql(access: Access, a: int) -> list:
     """Per template of ``access`` (joined as index ``a``): SQL of the names of its matching candidates."""
-    from . import route_unroll as u
+    from . import route_merge as u
 
-    out, trivial, singles, lists, merged = [], [], [], [], []
+    out, trivial, rest = [], [], []
     for j, t in enumerate(access.templates):
         body = t.lambda_sql("__jms_c", access.value_sqls if STRIP else ())
         if _trivial(body):  # every candidate the join gives matches: no lambda
             trivial.append(j)
             continue
         distinct = _distinct(access, j)  # once per template (it walks every member)
-        many = shared(access, j, distinct)
-        if u.longest(distinct, many) <= u.UNROLL_MAX:  # short lists: generated code, no lambda
-            cands = f"element_at({candidates_sql(access, j, distinct)}, `__jms_ix{a}_id`)"
-            (lists if many else singles).extend(u.position_sql(cands, body, "__jms_c", i, many)
-                                                for i in range(u.longest(distinct, many)))
-            continue
-        merged.append((j, distinct, many, body))
+        rest.append((j, distinct, shared(access, j, distinct), body))
     if trivial:
         out.append(f"coalesce(element_at({names_sql(access, trivial)}, `__jms_ix{a}_id`), CAST(array() AS ARRAY<STRING>))")
-    plain = [(j, d, body) for j, d, many, body in merged if not many]
-    if u.MERGE and len(plain) > 1:  # one filter for them (`route_unroll.merged_sql`)
+    plain = [(j, d, body) for j, d, many, body in rest if not many]
+    merge = u.MERGE and len(plain) > 1
+    if merge:  # one filter for them (`route_merge.merged_sql`)
         out.append(u.merged_sql(access, a, plain))
-    out += [_lambda_sql(access, a, j, d, many, body) for j, d, many, body in merged
-            if many or not (u.MERGE and len(plain) > 1)]
-    return out + u.unrolled_parts(singles, lists)
+    return out + [_lambda_sql(access, a, j, d, many, body) for j, d, many, body in rest if many or not merge]
 
 
 def apply_templates(messages, plan: TemplatePlan):

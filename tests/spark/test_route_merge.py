@@ -1,14 +1,14 @@
-"""`route_unroll`: templates with short candidate lists unrolled into plain expressions, and one
-filter per join for the others, give exactly the names one lambda per template gives and today's
-single-CASE plan gives: messages with NULLs, every parameter type, shared candidates, bodies TRUE
-whatever their parameters, ANSI on and off, topic and queue mode."""
+"""`route_merge`: one filter per join for a join's non-shared templates gives exactly the names
+one lambda per template gives and today's single-CASE plan gives: messages with NULLs, every
+parameter type, shared candidates, bodies TRUE whatever their parameters, ANSI on and off, topic
+and queue mode."""
 from __future__ import annotations
 
 import pytest
 
 from jms_selector_spark.binder import Binding
 from jms_selector_spark.semantics.dialects import get_dialect
-from jms_selector_spark.spark import route_unroll
+from jms_selector_spark.spark import route_merge
 from jms_selector_spark.spark.route_plan import plan_routing, plan_sql, tag_matches
 from jms_selector_spark.spark.route_templates import _distinct, plan_templates, shared, template_sql
 from jms_selector_spark.spark.routing import Subscription, route
@@ -20,16 +20,14 @@ from test_route_templates import DDL, _rows, _subscriptions
 
 pytestmark = pytest.mark.spark
 
-#: (UNROLL_MAX, MERGE): one lambda per template (the reference here), unrolled up to 2 and merged,
-#: more unrolled, merged only (the default).
-SETTINGS = [(0, False), (2, True), (8, True), (0, True)]
-assert (route_unroll.UNROLL_MAX, route_unroll.MERGE) in SETTINGS
+#: MERGE: one lambda per template (the reference here), one filter per join (the default).
+SETTINGS = [False, True]
+assert route_merge.MERGE in SETTINGS
 
 
 def _extra():
     """Shared candidates (members with equal parameters) whose body is TRUE without its parameter
-    when ``code`` is NULL, 2 or 3 per key; a template with 5 candidates for a key (never unrolled
-    at 2, unrolled at 8)."""
+    when ``code`` is NULL, 2 or 3 per key; a template with 5 candidates for a key."""
     subs = []
     for i in range(12):
         t = ["car", "bus", "truck"][i % 3]
@@ -45,31 +43,25 @@ def messages(spark):
     return spark.createDataFrame(_rows(), DDL).repartition(2).cache()
 
 
-def _with(monkeypatch, unroll, merge):
-    monkeypatch.setattr(route_unroll, "UNROLL_MAX", unroll)
-    monkeypatch.setattr(route_unroll, "MERGE", merge)
+def _with(monkeypatch, merge):
+    monkeypatch.setattr(route_merge, "MERGE", merge)
 
 
 def test_the_settings_really_take_each_path(messages, monkeypatch):
     d = get_dialect("jms")
     native, _ = _split(_subscriptions(220, seed=4) + _extra(), messages.schema, d)
     tp = plan_templates(native, messages.schema, d, Binding())
-    lens = [(route_unroll.longest(_distinct(a, j), shared(a, j)), shared(a, j))
-            for a in tp.accesses for j in range(len(a.templates))]
-    assert any(n <= 2 and not m for n, m in lens) and any(n <= 2 and m for n, m in lens)
-    assert any(2 < n <= 8 and m for n, m in lens) and any(n > 8 for n, _ in lens)
-    for unroll, merge in SETTINGS:
-        _with(monkeypatch, unroll, merge)
+    kinds = [shared(a, j, _distinct(a, j)) for a in tp.accesses for j in range(len(a.templates))]
+    assert any(kinds) and not all(kinds)  # shared templates (never merged) and plain ones
+    for merge in SETTINGS:
+        _with(monkeypatch, merge)
         sql = " ".join(p for a, access in enumerate(tp.accesses) for p in template_sql(access, a))
-        assert ("get(" in sql) == (unroll > 0), unroll
-        if unroll <= SETTINGS[1][0]:  # at 8 no join has two long lists left to merge
-            assert ("CASE __jms_c.t WHEN" in sql) == merge, (unroll, merge)
-        if (unroll, merge) == (0, False):
-            assert sql.count("filter(") == sum(1 for a in tp.accesses for t in a.templates
-                                               if not t.trivial(a.value_sqls))
+        assert ("CASE __jms_c.t WHEN" in sql) == merge, merge
+        lambdas = sum(1 for a in tp.accesses for t in a.templates if not t.trivial(a.value_sqls))
+        assert (sql.count("filter(") == lambdas) == (not merge), merge  # merged: fewer filters
 
 
-def test_unrolled_and_merged_equal_one_lambda_per_template(spark, messages, monkeypatch):
+def test_merged_equals_one_lambda_per_template(spark, messages, monkeypatch):
     from pyspark.sql import functions as F
 
     d = get_dialect("jms")
@@ -79,10 +71,10 @@ def test_unrolled_and_merged_equal_one_lambda_per_template(spark, messages, monk
     for ansi in ("true", "false"):
         with sql_conf(spark, {"spark.sql.ansi.enabled": ansi}):
             want = {r["id"]: r["m"] for r in messages.select("id", today.alias("m")).collect()}
-            for unroll, merge in SETTINGS:
-                _with(monkeypatch, unroll, merge)
+            for merge in SETTINGS:
+                _with(monkeypatch, merge)
                 tagged = tag_matches(messages, native, fallback, dialect=d)
-                got[unroll, merge] = {r["id"]: r["__jms_matches"] for r in tagged.select("id", "__jms_matches").collect()}
+                got[merge] = {r["id"]: r["__jms_matches"] for r in tagged.select("id", "__jms_matches").collect()}
         for setting, matches in got.items():
             diff = [(k, v, want[k]) for k, v in matches.items() if v != want[k]]
             assert not diff and len(matches) == 500, (ansi, setting, diff[:3])
@@ -92,7 +84,7 @@ def test_unrolled_and_merged_equal_one_lambda_per_template(spark, messages, monk
 
 
 @pytest.mark.parametrize("ansi", ["true", "false"])
-def test_route_topic_and_queue_unrolled(spark, messages, monkeypatch, ansi):
+def test_route_topic_and_queue_merged(spark, messages, monkeypatch, ansi):
     from pyspark.sql import functions as F
 
     d = get_dialect("jms")
@@ -101,8 +93,8 @@ def test_route_topic_and_queue_unrolled(spark, messages, monkeypatch, ansi):
     today = plan_sql(plan_routing(native, [], messages.schema, d, index=False, jit_cases=10 ** 9))
     with sql_conf(spark, {"spark.sql.ansi.enabled": ansi}):
         expected = {r["id"]: r["m"] for r in messages.select("id", F.sort_array(F.expr(today)).alias("m")).collect()}
-        for unroll, merge in SETTINGS[1:]:
-            _with(monkeypatch, unroll, merge)
+        for merge in SETTINGS:
+            _with(monkeypatch, merge)
             topic = route(messages, subs, mode="topic", order_by="id").select("id", "subscription").collect()
             queue = route(messages, subs, mode="queue", order_by="id").select("id", "subscription").collect()
             assert_routed(topic, queue, expected, 500)
