@@ -76,14 +76,14 @@ def load_packages(ref: str, tmp: Path):
     return before, after
 
 
-def interleaved(variants: dict, reps: int, warmup: int = 1, min_time: float = 0.0, cpu=None) -> dict:
-    """{variant: [wall seconds per run]}: ``reps`` rounds of every variant, order reversed every other
-    round. With ``min_time``, one sample of a variant runs it ``k`` times back to back and reports
+def interleaved(variants: dict, reps: int, warmup: int = 1, min_time: float = 0.0, cpu=None) -> tuple:
+    """``(times, k, cpus)``: ``times`` {variant: [wall seconds per run]} of ``reps`` rounds of every
+    variant, order reversed every other round. With ``min_time``, one sample of a variant runs it ``k`` times back to back and reports
     the mean, ``k`` chosen from the warm-up so that a sample lasts at least ``min_time`` seconds
     (the same ``k`` for every variant of the group): a 0.15 s query is otherwise measured at the
-    resolution of its scheduling noise. ``cpu`` (`bench_route.spark_cpu_reader`): also
-    ``times["_cpu"]``, {variant: [JVM + Python CPU seconds per run]}, less moved by other
-    processes' load than wall time."""
+    resolution of its scheduling noise. ``cpu`` (`bench_route.spark_cpu_reader`): ``cpus``
+    {variant: [JVM + Python CPU seconds per run]}, less moved by other processes' load than wall
+    time (None without it)."""
     from bench_native import run_noop
 
     names = list(variants)
@@ -104,10 +104,7 @@ def interleaved(variants: dict, reps: int, warmup: int = 1, min_time: float = 0.
             if cpu:
                 c1 = cpu()
                 cpus[n].append((c1[0] - c0[0] + c1[1] - c0[1]) / k)
-    times["_runs_per_sample"] = k
-    if cpu:
-        times["_cpu"] = cpus
-    return times
+    return times, k, (cpus if cpu else None)
 
 
 def _med(xs):
@@ -117,6 +114,12 @@ def _med(xs):
 def _paired(num: list, den: list):
     """Median over rounds of ``num[r] / den[r]`` (the same round's samples)."""
     return round(statistics.median(a / b for a, b in zip(num, den)), 4) if num and den else None
+
+
+def _pairs(t: dict) -> dict:
+    """`_paired` ratios hand/before, hand/after and before/after of ``t`` {variant: [seconds]}."""
+    return {"hand/before": _paired(t["hand"], t["before"]), "hand/after": _paired(t["hand"], t["after"]),
+            "before/after": _paired(t["before"], t["after"])}
 
 
 def _physical(df) -> str:
@@ -142,23 +145,18 @@ def run_native(spark, df, before, after, args, log=print) -> list:
                     "hand": df.where(hand)}
         counts = {k: v.count() for k, v in variants.items()}
         assert len(set(counts.values())) == 1, (name, counts)
-        t = interleaved(variants, args.reps, args.warmup, args.min_time, cpu)
-        k = t.pop("_runs_per_sample")
-        c = t.pop("_cpu", None)
+        t, k, c = interleaved(variants, args.reps, args.warmup, args.min_time, cpu)
         m = {v: _med(x) for v, x in t.items()}
+        plans = {v: _physical(df) for v, df in variants.items()}
         row = {"name": name, "rows_matched": counts["hand"], "times_s": t, "median_s": m, "runs_per_sample": k,
                "same_sql": before.selector_to_sql(selector, df.schema) == after.selector_to_sql(selector, df.schema),
                # identical physical plans run identical code: their ratio can only measure noise
-               "same_plan_before_after": _physical(variants["before"]) == _physical(variants["after"]),
-               "same_plan_as_hand": _physical(variants["after"]) == _physical(variants["hand"]),
+               "same_plan_before_after": plans["before"] == plans["after"],
+               "same_plan_as_hand": plans["after"] == plans["hand"],
                "ratio_before": _ratio(m["hand"], m["before"]), "ratio_after": _ratio(m["hand"], m["after"]),
                "after_vs_before": _ratio(m["before"], m["after"]),
                # the median over rounds of each round's ratio: load drifts between rounds, less within one
-               "paired": {"hand/before": _paired(t["hand"], t["before"]), "hand/after": _paired(t["hand"], t["after"]),
-                          "before/after": _paired(t["before"], t["after"])},
-               "cpu_s": c, "paired_cpu": c and {"hand/before": _paired(c["hand"], c["before"]),
-                                               "hand/after": _paired(c["hand"], c["after"]),
-                                               "before/after": _paired(c["before"], c["after"])}}
+               "paired": _pairs(t), "cpu_s": c, "paired_cpu": c and _pairs(c)}
         log(f"  native {name}: hand/jms before {row['ratio_before']} after {row['ratio_after']} "
             f"(paired: before {row['paired']['hand/before']} after {row['paired']['hand/after']}; paired CPU: "
             f"before {c and row['paired_cpu']['hand/before']} after {c and row['paired_cpu']['hand/after']})")
@@ -183,8 +181,7 @@ def run_udf(spark, df, before, after, args, log=print) -> list:
         variants["hand"] = df.where(arrow_udf(arrow_fn, "boolean")(*[F.col(c) for c in hand_cols]))
         counts = {k: v.count() for k, v in variants.items()}
         assert len(set(counts.values())) == 1, (label, counts)
-        t = interleaved(variants, args.reps, args.warmup)
-        t.pop("_runs_per_sample")
+        t, _, _ = interleaved(variants, args.reps, args.warmup)
         m = {k: _med(v) for k, v in t.items()}
         row = {"name": label, "selector": selector, "rows_matched": counts["hand"], "times_s": t, "median_s": m,
                "ratio_before": _ratio(m["hand"], m["before"]), "ratio_after": _ratio(m["hand"], m["after"]),

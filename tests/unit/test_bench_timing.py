@@ -28,14 +28,14 @@ def test_min_time_repeats_short_runs_and_reports_the_mean(monkeypatch):
         return durations[df], None
 
     monkeypatch.setattr(bench_native, "run_noop", fake_run_noop)
-    t = bench.interleaved({"a": "fast", "b": "slow"}, reps=3, warmup=1, min_time=1.0)
-    k = t.pop("_runs_per_sample")
+    t, k, cpus = bench.interleaved({"a": "fast", "b": "slow"}, reps=3, warmup=1, min_time=1.0)
+    assert cpus is None
     assert k == 4  # the fastest variant's warm-up run (0.25 s) repeated to last 1 s
     assert t == {"a": [0.25] * 3, "b": [0.5] * 3}
     assert len(calls) == 2 + 2 * 3 * 4  # warm-up, then 3 rounds of 4 runs of each
     calls.clear()
-    t = bench.interleaved({"a": "fast", "b": "slow"}, reps=2, warmup=0)
-    assert t.pop("_runs_per_sample") == 1 and len(calls) == 4 and t["b"] == [0.5, 0.5]
+    t, k, _ = bench.interleaved({"a": "fast", "b": "slow"}, reps=2, warmup=0)
+    assert k == 1 and len(calls) == 4 and t["b"] == [0.5, 0.5]
 
 
 def test_paired_ratio_is_the_median_of_each_rounds_ratio(monkeypatch):
