@@ -1,4 +1,4 @@
-"""How a join's templates evaluate their candidates: fewer higher-order-function calls (#16).
+"""How an index's templates evaluate their candidates: fewer higher-order-function calls (#16).
 
 `route_templates.template_sql` matched each template's candidates with its own
 ``transform(filter(<candidates>, c -> <body>), c -> c.n)``: at 1,000 subscriptions ~40 such calls
@@ -7,14 +7,14 @@ lambdas' bodies, so what costs is the calls, not the interpretation; measured on
 subscriptions (README, `bench_route.py --lambda-plan`, matching alone and full topic passes),
 one change pays a little and is made here:
 
-- **One filter per join** (`MERGE`, on). The templates of a join that are not `shared` are
+- **One filter per index** (`MERGE`, on). The templates of an index that are not `shared` are
   matched by one ``transform(filter(...))`` over one candidates list per key for all of them:
   each candidate is ``STRUCT<t: template, n: name, t<j>p<k>: template j's parameters>``,
   the body a ``CASE`` on ``t`` (a candidate is tested only with its own template's body, exactly
   as before). Measured 4-5 % less CPU than one filter per template.
 - **Short lists unrolled** into one plain expression per position (``IF(get(<cands>, i).n IS NOT
   NULL AND coalesce(<body over get(<cands>, i).p0…>, false), get(<cands>, i).n, NULL)``, NULLs
-  dropped once per join) was measured too and not kept: exact, but not faster (at most 2 per
+  dropped once per index) was measured too and not kept: exact, but not faster (at most 2 per
   key: 0–6 % more CPU for the matching alone; at most 16: 1.5× the CPU, every position of every
   template being read for every message). It is in the history of this module (``git show 35c606d:jms_selector_spark/spark/route_unroll.py``).
 """
@@ -24,7 +24,7 @@ import re
 
 __all__ = ["MERGE", "merged_sql"]
 
-#: The non-shared templates of one join are matched by one filter (False: one filter per template).
+#: The non-shared templates of one index are matched by one filter (False: one filter per template).
 MERGE = True
 
 _EMPTY = "CAST(array() AS ARRAY<STRING>)"
@@ -32,7 +32,7 @@ _EMPTY = "CAST(array() AS ARRAY<STRING>)"
 
 def merged_sql(access, a: int, items: list) -> str:
     """One ``transform(filter(...))`` for the non-shared templates ``items`` ``[(j, _distinct,
-    body)]`` of ``access`` (joined as index ``a``): the names of the candidates whose body is TRUE."""
+    body)]`` of ``access`` (index number ``a``): the names of the candidates whose body is TRUE."""
     from ..backends.sql_render import sql_string
     from .route_templates import _SPARK_TYPES, _json_value
 
@@ -41,7 +41,7 @@ def merged_sql(access, a: int, items: list) -> str:
     for j, distinct, body in items:
         t = access.templates[j]
         fields += [f"t{j}p{k}: {_SPARK_TYPES[ty]}" for k, ty in enumerate(t.param_types)]
-        for cands, d in zip(by_key, distinct.values()):  # `Access.keys` order, as the join's ids
+        for cands, d in zip(by_key, distinct.values()):  # `Access.keys` order, as the index's key numbers
             for params, names in d.items():
                 ps = "".join(f',"t{j}p{k}":{v}' for k, v in enumerate(params))
                 cands += [f'{{"t":{j},"n":{_json_value(nm)}{ps}}}' for nm in names]

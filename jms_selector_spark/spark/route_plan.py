@@ -2,7 +2,7 @@
 
 **Templates first** (`route_templates`, used by `tag_matches`, i.e. by `route`): subscriptions
 whose fragments differ only in literals and that have an access predicate are matched through a
-broadcast join with a (value -> candidates) index and one lambda expression per template, so the
+constant (value -> candidates) index and one lambda expression per template, so the
 plan grows with the number of selector shapes, not of subscriptions. What follows applies to the
 others (no access predicate, or a template of their own) and to `matching_names`.
 
@@ -360,7 +360,7 @@ def matching_names(native, fallback, schema, *, dialect, binding: "dict | None" 
 def tag_matches(messages, native, fallback, *, dialect, binding: "dict | None" = None, index: bool = True,
                 column: str = "__jms_matches", templates: bool = True):
     """``messages`` plus ``column``: what `matching_names` computes, except that the subscriptions
-    sharing a template on an access value are matched through a broadcast join with their index
+    sharing a template on an access value are matched through their index (a constant map)
     (`route_templates`; ``templates=False``: not), and each fallback (Arrow UDF) subscription
     evaluates its non-native conjuncts only on the messages that pass its native ones
     (`route_fallback`). One scan of the messages."""

@@ -1,5 +1,5 @@
 """Reading the Spark SQL of a template (`route_templates`): its tokens, its top-level conjuncts,
-the conjuncts that are access predicates, and those the index join makes TRUE.
+the conjuncts that are access predicates, and those the index makes TRUE.
 
 Everything here works on the *text* the native back end wrote (no second parse of the selector)
 and only ever concludes something that holds for the SQL as written: a top-level operand of an
@@ -69,8 +69,8 @@ def conjunct_spans(text: str) -> "list | None":
 
 def implied(t, value_sqls: tuple) -> set:
     """Indexes (in `_conjunct_spans` order) of the top-level conjuncts of ``t`` that are TRUE for
-    every candidate the index join gives: ``v = P``, ``v IN (P, ...)`` or ``(v = P OR v = P ...)``
-    on an access value ``v`` (``value_sqls[i]``, the join's ``v = key[i]``), STRING parameters only,
+    every candidate the index gives: ``v = P``, ``v IN (P, ...)`` or ``(v = P OR v = P ...)``
+    on an access value ``v`` (``value_sqls[i]``, the index's ``v = key[i]``), STRING parameters only,
     where every key a member is listed under has ``key[i]`` among that member's values of them.
     (A sub-expression that is TRUE replaced by TRUE: exact whatever the dialect.)"""
     if not value_sqls or "__jmsP" in "".join(p for p in t.shape.pieces if isinstance(p, str)):

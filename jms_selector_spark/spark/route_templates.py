@@ -20,25 +20,31 @@ Analysis sees ``decode(…)`` as a function call, not a literal, so a STRING par
 coerced exactly like it; a numeric parameter has the literal's own Spark type. A parameter whose
 value is the same for every member of a template is written back as the literal.
 
-**The index is a broadcast hash join.** Each subscription's access predicate (`route_plan`: an
+**The index is a constant map.** Each subscription's access predicate (`route_plan`: an
 equality or IN on a STRING value, the most selective of its conjuncts) is necessary for its
-selector to be TRUE. For each access value (``JMSType``) a small DataFrame has one row per literal
-the subscriptions name (key), and one column per template: ``ARRAY<STRUCT<n: name, p0, p1, …>>``,
-the candidates for that key with their parameters. The messages are LEFT-joined to it (broadcast,
-one row per key: rows are preserved; a NULL or unnamed value gets no candidates, exactly "access
-predicate not TRUE"), and per template one expression::
+selector to be TRUE. For each set of access values (``JMSType``, or a pair) the literals the
+subscriptions name are its keys, numbered from 1; per message, `lookup_sql` reads the key number
+of its values from a constant ``MAP<STRING, INT>`` (nested for a pair) with ``try_element_at``: a
+NULL or unnamed value gets NULL, so no candidates, exactly "access predicate not TRUE". Per key a
+constant array holds the candidates of each template with their parameters,
+``ARRAY<STRUCT<n: name, p0, p1, …>>``, and per template one expression::
 
-    transform(filter(<candidates>, c -> coalesce(<the template over c.p0, c.p1, …>, false)), c -> c.n)
+    transform(filter(element_at(<candidates>, <key number>), c -> coalesce(<the template over c.p0, …>, false)), c -> c.n)
 
 gives the names of the candidates whose *whole* fragment is TRUE: the plan holds one expression
 per template whatever the number of subscriptions. Members of a template with the same parameter
 values for a key are one candidate listing their names (`shared`: evaluated once, then
 ``flatten``). A subscription with no equality/IN access predicate may be indexed on a
 ``c LIKE 'P…'`` conjunct instead: the key is ``substring(c, 1, len(P))`` (`route_sql.sql_access`),
-necessary for the LIKE; ``LIKE 'P%'`` itself is then implied by the join. Subscriptions without an access predicate, and
-templates with fewer than `MIN_MEMBERS` members, stay in `route_plan`'s CASE plan. A join's
-non-shared templates share one filter (`route_merge`): fewer higher-order-function calls per
-message, the same names.
+necessary for the LIKE; ``LIKE 'P%'`` itself is then implied by the index. Subscriptions without
+an access predicate, and templates with fewer than `MIN_MEMBERS` members, stay in `route_plan`'s
+CASE plan. An index's non-shared templates share one filter (`route_merge`): fewer
+higher-order-function calls per message, the same names.
+
+The index was a broadcast hash join of the messages with a (key -> key number) table until
+measured (README): every broadcast hash relation takes one memory page, 64 MB with a 4 GB driver
+(``spark.buffer.pageSize``'s default), i.e. 512 MB for 8 indexes of a few keys, on the driver and
+in every executor, and the map lookup (a few string comparisons) costs less CPU than the join.
 """
 from __future__ import annotations
 
@@ -143,7 +149,7 @@ class Template:
 
     def lambda_sql(self, var: str, value_sqls: tuple = ()) -> str:
         """The fragment over ``var.p<i>`` (i over the non-constant parameters); its conjuncts that
-        the index join makes TRUE for every candidate (`implied`, on ``value_sqls``) written TRUE."""
+        the index makes TRUE for every candidate (`implied`, on ``value_sqls``) written TRUE."""
         done = implied(self, value_sqls)
         out, j = [], 0
         for p in self.shape.pieces:
@@ -175,7 +181,7 @@ class Template:
         return re.sub(r"__jmsP\d+__", lambda m: mapping[m.group()], text)
 
     def trivial(self, value_sqls: tuple) -> bool:
-        """Every candidate the join on ``value_sqls`` gives matches (no evaluation needed)."""
+        """Every candidate the index on ``value_sqls`` gives matches (no evaluation needed)."""
         return STRIP and _trivial(self.lambda_sql("c", value_sqls))
 
     def values_of(self, name: str) -> tuple:
@@ -190,7 +196,7 @@ class Template:
 
 @dataclass(frozen=True)
 class Access:
-    """The templates indexed on one set of access values (one or two): one broadcast join."""
+    """The templates indexed on one set of access values (one or two): one index (`lookup_sql`)."""
 
     names: tuple  # as the selectors write them
     value_sqls: tuple
@@ -211,7 +217,7 @@ class TemplatePlan:
         return tuple(nm for a in self.accesses for t in a.templates for nm in t.members)
 
     def candidates_per_message(self, joined: bool = False) -> float:
-        """Templated candidates evaluated per message (``joined``: instead, those the join alone
+        """Templated candidates evaluated per message (``joined``: instead, those the index alone
         matches, their whole selector implied by it), if every combination of the values the
         subscriptions name is equally frequent."""
         total = 0.0
@@ -226,10 +232,10 @@ class TemplatePlan:
 
 #: A subscription is indexed on two access values at once when that names at most this many pairs ...
 MAX_PAIRS = 8
-#: ... and at least this many subscriptions share that pair of values (each set is one join).
+#: ... and at least this many subscriptions share that pair of values (each set is one index).
 MIN_PAIR_MEMBERS = 16
-#: At most this many sets of access values (joins).
-MAX_JOINS = 8
+#: At most this many sets of access values (indexes).
+MAX_INDEXES = 8
 
 
 def _key_sets(cands, distinct) -> list:
@@ -281,13 +287,13 @@ def plan_templates(native, schema, dialect, binding, *, min_members: int = MIN_M
     key_sets: dict = {}  # id of a (shared) candidates list -> its options, computed once (lists alive in cands)
     options = {nm: key_sets.get(id(cands[nm])) or key_sets.setdefault(id(cands[nm]), _key_sets(cands[nm], distinct))
                for nm, sh in shapes.items() if sh is not None}
-    # the pairs of access values worth a join of their own: preferred by enough subscriptions
+    # the pairs of access values worth an index of their own: preferred by enough subscriptions
     preferred: dict = {}
     for nm, opts in options.items():
         if pairs and len(opts[0][1]) == 2:
             key = tuple(p.value_sql for p in opts[0][1])
             preferred[key] = preferred.get(key, 0) + 1
-    kept_pairs = {k for k, c in sorted(preferred.items(), key=lambda kc: -kc[1])[:MAX_JOINS // 2] if c >= MIN_PAIR_MEMBERS}
+    kept_pairs = {k for k, c in sorted(preferred.items(), key=lambda kc: -kc[1])[:MAX_INDEXES // 2] if c >= MIN_PAIR_MEMBERS}
     groups: dict = {}
     rest = []
     for s, frag in native:
@@ -323,15 +329,27 @@ def plan_templates(native, schema, dialect, binding, *, min_members: int = MIN_M
 _SPARK_TYPES = {"STRING": "STRING", "INT": "INT", "BIGINT": "BIGINT", "DOUBLE": "DOUBLE"}
 
 
-def _index_frame(spark, access: Access, a: int):
-    """The access's join side: the key values, and the key's position (from 1) in `candidates_sql`.
-    An inline table (a local relation: no scan, no Python worker)."""
-    def sql_string(v: str) -> str:  # CAST of UTF-8 bytes: injection-proof, whatever the parser settings
-        return f"CAST(X'{v.encode('utf-8').hex().upper()}' AS STRING)"
+def lookup_sql(access: Access) -> str:
+    """SQL of the message's key number in ``access`` (its position from 1 in `Access.keys`, as in
+    `candidates_sql`), NULL when its values are not a key or one is NULL: a constant map, nested
+    for a pair, which ``from_json`` reads and Spark folds into a literal."""
+    import json
 
-    names = [f"__jms_ix{a}_k{i}" for i in range(len(access.value_sqls))] + [f"__jms_ix{a}_id"]
-    rows = ", ".join("(" + ", ".join([sql_string(v) for v in k] + [str(i + 1)]) + ")" for i, k in enumerate(access.keys))
-    return spark.sql(f"SELECT * FROM VALUES {rows} AS __jms_ix{a}({', '.join(names)})")
+    from ..backends.sql_render import sql_string
+
+    tree: dict = {}
+    for i, key in enumerate(access.keys, 1):
+        d = tree
+        for v in key[:-1]:
+            d = d.setdefault(v, {})
+        d[key[-1]] = i
+    t = "INT"
+    for _ in access.value_sqls:
+        t = f"MAP<STRING, {t}>"
+    out = f"from_json({sql_string(json.dumps(tree))}, '{t}')"
+    for v in access.value_sqls:  # try_: a missing key is NULL, ANSI or not
+        out = f"try_element_at({out}, {v})"
+    return out
 
 
 def _json_value(v) -> str:
@@ -417,13 +435,13 @@ def _lambda_sql(access: Access, a: int, j: int, distinct: dict, many: bool, body
 
 
 def template_sql(access: Access, a: int) -> list:
-    """Per template of ``access`` (joined as index ``a``): SQL of the names of its matching candidates."""
+    """Per template of ``access`` (index number ``a``): SQL of the names of its matching candidates."""
     from . import route_merge as u
 
     out, trivial, rest = [], [], []
     for j, t in enumerate(access.templates):
         body = t.lambda_sql("__jms_c", access.value_sqls if STRIP else ())
-        if _trivial(body):  # every candidate the join gives matches: no lambda
+        if _trivial(body):  # every candidate the index gives matches: no lambda
             trivial.append(j)
             continue
         distinct = _distinct(access, j)  # once per template (it walks every member)
@@ -438,20 +456,15 @@ def template_sql(access: Access, a: int) -> list:
 
 
 def apply_templates(messages, plan: TemplatePlan):
-    """(``messages`` LEFT-joined to each access's broadcast index, [SQL of names arrays], columns to drop)."""
+    """(``messages`` with each access's key number ``__jms_ix<a>_id`` (`lookup_sql`), [SQL of names
+    arrays], columns to drop)."""
     from pyspark.sql import functions as F
 
-    spark = messages.sparkSession
     parts, drop = [], []
     for a, access in enumerate(plan.accesses):
-        idx = _index_frame(spark, access, a)
-        cond = None
-        for i, sql in enumerate(access.value_sqls):
-            eq = F.expr(sql) == idx[f"__jms_ix{a}_k{i}"]
-            cond = eq if cond is None else cond & eq
-        messages = messages.join(F.broadcast(idx), cond, "left")
+        messages = messages.withColumn(f"__jms_ix{a}_id", F.expr(lookup_sql(access)))
         parts += template_sql(access, a)
-        drop += idx.columns
+        drop.append(f"__jms_ix{a}_id")
     return messages, parts, drop
 
 
@@ -459,18 +472,18 @@ def format_templates(plan: TemplatePlan) -> list:
     """Lines for `route_plan.format_plan`: templates, their access values, candidates per message."""
     count = sum(len(a.templates) for a in plan.accesses)
     lines = [f"  templates: {len(plan.names)} subscriptions in {count} templates (one expression each, whatever "
-             f"the number of members), matched through {len(plan.accesses)} broadcast join(s)"]
+             f"the number of members), matched through {len(plan.accesses)} index(es) (constant maps)"]
     for a in sorted(plan.accesses, key=lambda a: -sum(len(t.members) for t in a.templates)):
         members = sum(len(t.members) for t in a.templates)
         sizes = sorted((len(t.members) for t in a.templates), reverse=True)
         like = " LIKE prefix" if any(v.startswith("substring(") for v in a.value_sqls) else ""
-        lines.append(f"    broadcast join on {' AND '.join(a.names)} ({', '.join(a.value_sqls)}){like}: {len(a.keys)} keys, "
+        lines.append(f"    index on {' AND '.join(a.names)} ({', '.join(a.value_sqls)}){like}: {len(a.keys)} keys, "
                      f"{len(a.templates)} templates, {members} subscriptions (per template: "
                      f"{', '.join(map(str, sizes[:8]))}{', ...' if len(sizes) > 8 else ''})")
     trivial = [t for a in plan.accesses for t in a.templates if t.trivial(a.value_sqls)]
     lines.append(f"    templated candidates evaluated per message: ~{plan.candidates_per_message()} of {len(plan.names)}, "
-                 f"+ ~{plan.candidates_per_message(joined=True)} matched by the join alone ({len(trivial)} templates, "
-                 f"{sum(len(t.members) for t in trivial)} subscriptions, whose whole selector the join implies) "
-                 "(estimate: key combinations named by the subscriptions equally frequent); conjuncts the join "
+                 f"+ ~{plan.candidates_per_message(joined=True)} matched by the index alone ({len(trivial)} templates, "
+                 f"{sum(len(t.members) for t in trivial)} subscriptions, whose whole selector the index implies) "
+                 "(estimate: key combinations named by the subscriptions equally frequent); conjuncts the index "
                  "implies are not evaluated again")
     return lines

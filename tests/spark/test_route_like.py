@@ -1,4 +1,4 @@
-"""#16: subscriptions indexed on a ``LIKE 'prefix…'`` (a broadcast join on the value's first
+"""#16: subscriptions indexed on a ``LIKE 'prefix…'`` (an index on the value's first
 characters, `route_sql.sql_access`) and templates whose members share parameter values (one
 candidate for all of them, `route_templates.shared`) route exactly like the reference interpreter
 and the single-CASE plan: NULL values, values no subscription names, escaped wildcards, non-ASCII
@@ -108,4 +108,4 @@ def test_route_topic_and_queue_with_like_prefixes(spark, messages, ansi):
 
 def test_explain_shows_the_like_prefix_join(messages):
     text = explain_routing(messages, {s.name: s.selector for s in _subscriptions()})
-    assert "broadcast join on JMSCorrelationID (substring(`JMSCorrelationID`, 1, 5)) LIKE prefix" in text
+    assert "index on JMSCorrelationID (substring(`JMSCorrelationID`, 1, 5)) LIKE prefix" in text

@@ -1,4 +1,4 @@
-"""`route_merge`: one filter per join for a join's non-shared templates gives exactly the names
+"""`route_merge`: one filter per index for an index's non-shared templates gives exactly the names
 one lambda per template gives and today's single-CASE plan gives: messages with NULLs, every
 parameter type, shared candidates, bodies TRUE whatever their parameters, ANSI on and off, topic
 and queue mode."""

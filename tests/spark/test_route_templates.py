@@ -1,4 +1,4 @@
-"""`route_templates`: subscriptions matched through templates and a broadcast join give exactly
+"""`route_templates`: subscriptions matched through templates and their index (constant maps) give exactly
 the names today's single-CASE plan gives (the oracle), in the dialects of the Spark tests'
 sample (every rule value: tests/support/dialect_sample.py), ANSI on and off, topic and queue
 mode; one scan of the messages."""
@@ -141,5 +141,38 @@ def test_templates_with_fallback_subscriptions_in_one_scan(spark, messages):
 def test_explain_shows_templates(messages):
     subs = _subscriptions(120, seed=3)
     text = explain_routing(messages, subs)
-    assert "templates:" in text and "broadcast join on JMSType" in text
+    assert "templates:" in text and "index on JMSType" in text
     assert "candidates evaluated per message" in text
+
+
+def test_index_is_a_constant_map_lookup_not_a_join(spark, messages):
+    """The key number comes from a constant map (nested for a pair): no join and no broadcast
+    (each broadcast hash relation took a 64 MB page); NULL and unnamed values get no key number,
+    names with quotes, non-ASCII and the empty string are found, ANSI on and off."""
+    from pyspark.sql import functions as F
+
+    from jms_selector_spark.spark.route_templates import lookup_sql
+
+    d = get_dialect("jms")
+    rng = random.Random(5)  # + subscriptions indexed on a pair of values
+    pair = [Subscription(f"p{i:02d}", f"JMSType = {_q(rng.choice(TYPES[:5] + TYPES[6:]))} AND region = "
+                                      f"{_q(rng.choice(REGIONS[:3]))} AND weight > {rng.randrange(3000)}") for i in range(40)]
+    native, _ = _split(_subscriptions(150, seed=21) + pair, messages.schema, d)
+    tp = plan_templates(native, messages.schema, d, Binding())
+    plan = tag_matches(messages, native, [], dialect=d)._jdf.queryExecution().executedPlan().toString()
+    assert "Join" not in plan and "Broadcast" not in plan
+    pairs = [a for a in tp.accesses if len(a.value_sqls) == 2]
+    assert pairs and all(lookup_sql(a).count("try_element_at(") == 2 for a in pairs)
+    for ansi in ("true", "false"):
+        with sql_conf(spark, {"spark.sql.ansi.enabled": ansi}):
+            for a in tp.accesses:
+                cols = [F.expr(v).alias(f"v{i}") for i, v in enumerate(a.value_sqls)]
+                rows = messages.select(*cols, F.expr(lookup_sql(a)).alias("k")).collect()
+                for r in rows:
+                    values = tuple(r[f"v{i}"] for i in range(len(a.value_sqls)))
+                    want = a.keys.index(values) + 1 if values in a.keys else None
+                    assert r["k"] == want, (a.value_sqls, values, r["k"])
+                found = {r["k"] for r in rows}
+                assert None in found and len(found) >= 2  # both outcomes exercised
+    keys = {v for a in tp.accesses for k in a.keys for v in k}
+    assert {"O'Brien", ""} <= keys
