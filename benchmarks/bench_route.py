@@ -349,7 +349,7 @@ def parse_args(argv):
     ap.add_argument("--worst-subs", default="100,1000", help="counts of the no-access-predicate worst case")
     ap.add_argument("--no-tuned", action="store_true", help="leave out the tuned (limit 8000) variants")
     ap.add_argument("--lambda-plan", action="store_true",
-                    help="also the indexed plan with one lambda per template (not merged per join: before route_merge)")
+                    help="also the indexed plan with one lambda per template (not merged per index: before route_merge)")
     ap.add_argument("--equal-selectivity", action="store_true",
                     help="matrix: the realistic estate at each count is a subset of the largest one with the same "
                          "per-subscription selectivity distribution (see `equal_selectivity_estates`)")
@@ -619,7 +619,7 @@ def routed_df(messages, subs, plan: str, dialect: str = "jms"):
     native, fallback = _split_subs(subs, messages.schema, d)
     cols = [F.col("`" + c.replace("`", "``") + "`") for c in messages.columns]
     if plan == "indexed-lambda":
-        # one lambda per template, not merged per join (the templates' evaluation before route_merge)
+        # one lambda per template, not merged per index (the templates' evaluation before route_merge)
         from jms_selector_spark.spark import route_merge
 
         old, route_merge.MERGE = route_merge.MERGE, False

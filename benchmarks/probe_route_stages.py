@@ -15,7 +15,7 @@ which is the same for every plan. Stages, each run to the noop sink (every colum
     projection out of whole-stage codegen, as the routing plan's is): what that boundary costs.
 ``match:<plan>``
     each message once with its matching names computed by the plan, and the array's size (no
-    explode): scan + index joins + matching.
+    explode): scan + index lookups + matching.
 ``full:<plan>``
     the topic pass of `bench_route.routed_df`: matching + explode.
 
