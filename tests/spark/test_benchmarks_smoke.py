@@ -207,3 +207,10 @@ def test_route_stages_probe(spark, tmp_path):
                        "full:indexed": 5.0, "full:baseline": 12.0})
     assert d["matching alone: baseline / indexed"] == 8.0 and d["full: baseline / indexed"] == 2.4
     assert d["bound (indexed matching free)"] == 3.0 and d["explode (full - match), indexed s"] == 3.0
+
+
+def test_route_lookup_probe(spark, tmp_path):
+    probe = _load("probe_route_lookup")
+    out = probe.main(["--rows", "3000", "--keys", "4,40", "--reps", "1", "--data-dir", str(tmp_path)], spark=spark)
+    assert set(out) == {4, 40} and all(set(v) == {"map", "join"} for v in out.values())  # sums asserted equal inside
+    assert spark.range(1).count() == 1  # the probe left the test session running
