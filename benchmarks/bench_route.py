@@ -628,7 +628,8 @@ def routed_df(messages, subs, plan: str, dialect: str = "jms"):
         finally:
             route_merge.MERGE = old
     if plan == "indexed":  # what route does (fallback subscriptions: only the messages passing their gate)
-        tagged = tag_matches(messages, native, fallback, dialect=d, column="__m")
+        # unsorted, as `route`'s topic mode takes them (the baseline sorts, as `route` did)
+        tagged = tag_matches(messages, native, fallback, dialect=d, column="__m", sort=False)
         return tagged.select(*cols, F.explode_outer("__m").alias("subscription"))
     if plan == "baseline":
         if fallback:

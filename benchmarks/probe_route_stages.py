@@ -72,7 +72,7 @@ def stages(messages, subs, k: int, unguarded: bool = False) -> dict:
         "floor": messages.select(*cols, F.explode_outer(names).alias("subscription")),
         "floor:guarded": messages.withColumn("__m", F.when(guard, names).otherwise(F.array().cast("array<string>")))
         .select(*cols, F.explode_outer("__m").alias("subscription")),
-        "match:indexed": tag_matches(messages, native, fallback, dialect=d, column="__m")
+        "match:indexed": tag_matches(messages, native, fallback, dialect=d, column="__m", sort=False)
         .select(*cols, F.size("__m").alias("n")),
         "match:baseline": messages.select(*cols, F.size(baseline).alias("n")),
         "full:indexed": br.routed_df(messages, subs, "indexed"),

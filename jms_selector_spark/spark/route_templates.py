@@ -41,10 +41,9 @@ an access predicate, and templates with fewer than `MIN_MEMBERS` members, stay i
 CASE plan. An index's non-shared templates share one filter (`route_merge`): fewer
 higher-order-function calls per message, the same names.
 
-The index was a broadcast hash join of the messages with a (key -> key number) table until
-measured (README): every broadcast hash relation takes one memory page, 64 MB with a 4 GB driver
-(``spark.buffer.pageSize``'s default), i.e. 512 MB for 8 indexes of a few keys, on the driver and
-in every executor; the map lookup costs less CPU than the join and does not grow with the keys.
+A template bounding a number by its own parameters (``JMSTimestamp BETWEEN p0 AND p1``) may have
+its candidates split further by the value's bucket (`route_ranges`). The index was a broadcast
+hash join until measured (README): 64 MB per relation with a 4 GB driver, more CPU than the map.
 """
 from __future__ import annotations
 
@@ -201,6 +200,7 @@ class Access:
     names: tuple  # as the selectors write them
     value_sqls: tuple
     templates: tuple  # of Template
+    numeric: frozenset = frozenset()  # SQL of the numeric columns (`route_ranges`)
 
     @property
     def keys(self) -> tuple:
@@ -220,13 +220,16 @@ class TemplatePlan:
         """Templated candidates evaluated per message (``joined``: instead, those the index alone
         matches, their whole selector implied by it), if every combination of the values the
         subscriptions name is equally frequent."""
+        from .route_ranges import plan_ranges
+
         total = 0.0
         for a in self.accesses:
             n = 1
             for i in range(len(a.value_sqls)):
                 n *= len({k[i] for k in a.keys})
-            total += sum(len(t.keys[nm]) for t in a.templates if t.trivial(a.value_sqls) == joined
-                         for nm in t.members) / n
+            split = {} if joined else plan_ranges(a)  # a bucket holds `share` of them (`route_ranges`)
+            total += sum(len(t.keys[nm]) * (split[j].share if j in split else 1) for j, t in enumerate(a.templates)
+                         if t.trivial(a.value_sqls) == joined for nm in t.members) / n
         return round(total, 2)
 
 
@@ -257,7 +260,9 @@ def plan_templates(native, schema, dialect, binding, *, min_members: int = MIN_M
     """Split ``native`` ``[(subscription, fragment)]`` into templates on access values and the rest."""
     from .route_plan import AccessPredicate, access_candidates
 
-    strings = string_columns(schema)
+    from .route_ranges import numeric_columns
+
+    strings, numeric = string_columns(schema), numeric_columns(schema)
     found: dict = {}  # shape key -> its access conjuncts (one look per shape, not per subscription)
     # fragment -> (its Shape, its access predicates read from the SQL): estates repeat selectors
     # (half of bench_route's 10,000), so each distinct fragment is tokenised once. Local to this
@@ -320,7 +325,7 @@ def plan_templates(native, schema, dialect, binding, *, min_members: int = MIN_M
             params = {s.name: tuple(v for v, c in zip(shape.values, constant) if not c) for s, _, shape, _ in members}
             keys = {s.name: tuple(product(*(p.values for p in chosen))) for s, _, _, chosen in members}
             templates.append(Template(first, constant, tuple(s.name for s, *_ in members), params, keys))
-        accesses.append(Access(tuple(p.name for p in tgroups[0][0][3]), value_sqls, tuple(templates)))
+        accesses.append(Access(tuple(p.name for p in tgroups[0][0][3]), value_sqls, tuple(templates), numeric))
     order = {s.name: i for i, (s, _) in enumerate(native)}
     rest.sort(key=lambda p: order[p[0].name])
     return TemplatePlan(tuple(accesses), tuple(rest))
@@ -399,6 +404,21 @@ def shared(access: Access, j: int, by_key: "dict | None" = None) -> bool:
 SHARED_MIN = 0.2
 
 
+def candidate_json(params: tuple, names: list, many: bool) -> list:
+    """JSON objects of the candidates with parameter values ``params`` (JSON texts) and member
+    ``names``: one listing them (``many``, `shared`) or one per name."""
+    ps = "".join(f',"p{i}":{v}' for i, v in enumerate(params))
+    if many:
+        return ['{"ns":[' + ",".join(_json_value(nm) for nm in names) + "]" + ps + "}"]
+    return [f'{{"n":{_json_value(nm)}{ps}}}' for nm in names]
+
+
+def struct_sql(t: Template, many: bool) -> str:
+    """The Spark type of template ``t``'s candidates."""
+    return "STRUCT<" + ", ".join(["ns: ARRAY<STRING>" if many else "n: STRING"]
+                                 + [f"p{i}: {_SPARK_TYPES[ty]}" for i, ty in enumerate(t.param_types)]) + ">"
+
+
 def candidates_sql(access: Access, j: int, by_key: "dict | None" = None) -> str:
     """A constant ``ARRAY<ARRAY<STRUCT<n, p0, ...>>>``: per key of ``access`` (in `Access.keys`
     order) the candidates of its template ``j`` with their parameters (`shared`: instead of the
@@ -408,23 +428,11 @@ def candidates_sql(access: Access, j: int, by_key: "dict | None" = None) -> str:
     if the caller has it."""
     from ..backends.sql_render import sql_string
 
-    t = access.templates[j]
     distinct = _distinct(access, j) if by_key is None else by_key
     many = shared(access, j, distinct)
-    by_key = []
-    for d in distinct.values():
-        cands = []
-        for params, names in d.items():
-            ps = [f'"p{i}":{v}' for i, v in enumerate(params)]
-            if many:
-                cands.append("{" + ",".join(['"ns":[' + ",".join(_json_value(nm) for nm in names) + "]"] + ps) + "}")
-            else:
-                cands += ["{" + ",".join([f'"n":{_json_value(nm)}'] + ps) + "}" for nm in names]
-        by_key.append(cands)
+    by_key = [[c for params, names in d.items() for c in candidate_json(params, names, many)] for d in distinct.values()]
     text = "[" + ",".join("[" + ",".join(c) + "]" for c in by_key) + "]"
-    struct = ", ".join(["ns: ARRAY<STRING>" if many else "n: STRING"]
-                       + [f"p{i}: {_SPARK_TYPES[ty]}" for i, ty in enumerate(t.param_types)])
-    return f"from_json({sql_string(text)}, 'ARRAY<ARRAY<STRUCT<{struct}>>>')"
+    return f"from_json({sql_string(text)}, 'ARRAY<ARRAY<{struct_sql(access.templates[j], many)}>>')"
 
 
 def _lambda_sql(access: Access, a: int, j: int, distinct: dict, many: bool, body: str) -> str:
@@ -437,6 +445,7 @@ def _lambda_sql(access: Access, a: int, j: int, distinct: dict, many: bool, body
 def template_sql(access: Access, a: int) -> list:
     """Per template of ``access`` (index number ``a``): SQL of the names of its matching candidates."""
     from . import route_merge as u
+    from .route_ranges import ranged_sql, template_range
 
     out, trivial, rest = [], [], []
     for j, t in enumerate(access.templates):
@@ -445,6 +454,10 @@ def template_sql(access: Access, a: int) -> list:
             trivial.append(j)
             continue
         distinct = _distinct(access, j)  # once per template (it walks every member)
+        rng = template_range(access, j, body, distinct)
+        if rng is not None:  # its candidates narrowed by the value's bucket (`route_ranges`)
+            out.append(ranged_sql(access, a, j, distinct, shared(access, j, distinct), body, rng))
+            continue
         rest.append((j, distinct, shared(access, j, distinct), body))
     if trivial:
         out.append(f"coalesce(element_at({names_sql(access, trivial)}, `__jms_ix{a}_id`), CAST(array() AS ARRAY<STRING>))")
@@ -467,23 +480,3 @@ def apply_templates(messages, plan: TemplatePlan):
         drop.append(f"__jms_ix{a}_id")
     return messages, parts, drop
 
-
-def format_templates(plan: TemplatePlan) -> list:
-    """Lines for `route_plan.format_plan`: templates, their access values, candidates per message."""
-    count = sum(len(a.templates) for a in plan.accesses)
-    lines = [f"  templates: {len(plan.names)} subscriptions in {count} templates (one expression each, whatever "
-             f"the number of members), matched through {len(plan.accesses)} index(es) (constant maps)"]
-    for a in sorted(plan.accesses, key=lambda a: -sum(len(t.members) for t in a.templates)):
-        members = sum(len(t.members) for t in a.templates)
-        sizes = sorted((len(t.members) for t in a.templates), reverse=True)
-        like = " LIKE prefix" if any(v.startswith("substring(") for v in a.value_sqls) else ""
-        lines.append(f"    index on {' AND '.join(a.names)} ({', '.join(a.value_sqls)}){like}: {len(a.keys)} keys, "
-                     f"{len(a.templates)} templates, {members} subscriptions (per template: "
-                     f"{', '.join(map(str, sizes[:8]))}{', ...' if len(sizes) > 8 else ''})")
-    trivial = [t for a in plan.accesses for t in a.templates if t.trivial(a.value_sqls)]
-    lines.append(f"    templated candidates evaluated per message: ~{plan.candidates_per_message()} of {len(plan.names)}, "
-                 f"+ ~{plan.candidates_per_message(joined=True)} matched by the index alone ({len(trivial)} templates, "
-                 f"{sum(len(t.members) for t in trivial)} subscriptions, whose whole selector the index implies) "
-                 "(estimate: key combinations named by the subscriptions equally frequent); conjuncts the index "
-                 "implies are not evaluated again")
-    return lines

@@ -310,8 +310,10 @@ def route(messages, subscriptions, *, mode: str = "topic", dialect: "str | Diale
     log.info("routing %d subscriptions (%d native, %d fallback, %d not created), mode=%s, rules=%s",
              len(subs) + len(errors), len(native), len(fallback), len(errors), mode, rules.name)
 
-    tagged = tag_matches(messages, native, fallback, dialect=d, binding=binding)  # + __jms_matches (route_plan)
-    # --- everything below builds on the sorted array of matching names --------------------------
+    # + __jms_matches (route_plan): sorted for the queue modes (a set's key, its rotation order);
+    # a topic pass only explodes the names, in the plan's order
+    tagged = tag_matches(messages, native, fallback, dialect=d, binding=binding, sort=mode != "topic")
+    # --- everything below builds on the array of matching names ---------------------------------
     null = "CAST(NULL AS STRING)"
     windows = [(s, _window_sql(s, "__T__", mode)) for s in subs]
     timed = any(s.subscribed_at is not None or s.unsubscribed_at is not None for s in subs)

@@ -214,3 +214,12 @@ def test_route_lookup_probe(spark, tmp_path):
     out = probe.main(["--rows", "3000", "--keys", "4,40", "--reps", "1", "--data-dir", str(tmp_path)], spark=spark)
     assert set(out) == {4, 40} and all(set(v) == {"map", "join"} for v in out.values())  # sums asserted equal inside
     assert spark.range(1).count() == 1  # the probe left the test session running
+
+
+def test_route_ranges_probe(spark, tmp_path):
+    probe = _load("probe_route_ranges")
+    out = probe.main(["--rows", "3000", "--windows", "300", "--realistic", "100", "--reps", "1",
+                      "--data-dir", str(tmp_path)], spark=spark)  # outputs asserted equal inside
+    assert set(out) == {"300 windows", "100 realistic"}
+    assert out["300 windows"]["split"] and not out["100 realistic"]["split"]
+    assert spark.range(1).count() == 1  # the probe left the test session running
