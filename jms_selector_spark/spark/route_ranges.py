@@ -39,8 +39,8 @@ from dataclasses import dataclass
 
 from .route_sql import conjunct_spans
 
-__all__ = ["Range", "find_range", "plan_range", "plan_ranges", "format_ranges", "template_range", "ranged_sql", "bucket_sql", "in_bucket",
-           "numeric_columns", "RANGES", "MAX_BUCKETS", "MAX_SHARE", "MIN_SAVED"]
+__all__ = ["Range", "find_range", "plan_range", "plan_ranges", "format_ranges", "template_range", "ranged_sql",
+           "bucket_sql", "in_bucket", "numeric_columns", "RANGES", "MAX_BUCKETS", "MAX_SHARE", "MIN_SAVED"]
 
 #: Templates with a numeric bound on their own parameters are split by buckets (False: never).
 RANGES = True
@@ -127,7 +127,7 @@ def in_bucket(limits: tuple, i: int, bounds: tuple) -> bool:
 
 def plan_range(rng: Range, candidates: list) -> "Range | None":
     """``rng`` with boundaries for ``candidates`` (per key, the parameter values of each candidate),
-    or None when buckets would not leave out enough of them (`MAX_SHARE`)."""
+    or None when buckets would not leave out enough of them (`MAX_SHARE`, `MIN_SAVED`)."""
     limits = [[rng.limits(p) for p in cands] for cands in candidates]
     points = sorted({v for ls in limits for lim in ls for v in lim if v is not None})
     if len(points) < 2:
