@@ -46,7 +46,8 @@ def _subscriptions(seed: int = 3) -> list:
 def _rows(subs, n: int = 900) -> list:
     """Messages whose values are the subscriptions' own bounds (and their neighbours) or special."""
     rng = random.Random(8)
-    nums = [float(x) for s in subs for x in s.selector.replace("AND", " ").split() if x.lstrip("-").replace(".", "").isdigit()]
+    words = [x for s in subs for x in s.selector.replace("AND", " ").split()]
+    nums = [float(x) for x in words if x.lstrip("-").replace(".", "").isdigit()]
     ints = [int(x) for x in nums if x == int(x)]
     specials = [None, float("nan"), float("inf"), float("-inf"), -0.0, 0.0]
     extremes = [None, -2 ** 63, 2 ** 63 - 1, 0]
