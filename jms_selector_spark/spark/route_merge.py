@@ -22,10 +22,17 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["MERGE", "merged_sql"]
+__all__ = ["MERGE", "OWN_METHODS", "OWN_MAX_CASES", "merged_sql", "own_method", "own_methods"]
 
 #: The non-shared templates of one index are matched by one filter (False: one filter per template).
 MERGE = True
+#: Each template expression is compiled as its own method in whole-stage codegen (`own_method`),
+#: instead of keeping the whole projection out of it with `route_plan`'s codegen guard.
+OWN_METHODS = True
+#: ... when the CASE plan beside the templates (`route_plan`) has at most this many CASEs: its own
+#: method must stay under the 8,000-byte JIT limit (measured 5,654 B with 15 CASEs of long
+#: ORs, 9,360 B with 23); above, the guard as before.
+OWN_MAX_CASES = 12
 
 _EMPTY = "CAST(array() AS ARRAY<STRING>)"
 
@@ -34,7 +41,7 @@ def merged_sql(access, a: int, items: list) -> str:
     """One ``transform(filter(...))`` for the non-shared templates ``items`` ``[(j, _distinct,
     body)]`` of ``access`` (index number ``a``): the names of the candidates whose body is TRUE."""
     from ..backends.sql_render import sql_string
-    from .route_templates import _SPARK_TYPES, _json_value
+    from .route_templates import _SPARK_TYPES, _json_value, names_sql_of
 
     by_key = [[] for _ in access.keys]
     fields, whens = ["t: INT", "n: STRING"], []
@@ -50,4 +57,27 @@ def merged_sql(access, a: int, items: list) -> str:
     text = "[" + ",".join("[" + ",".join(c) + "]" for c in by_key) + "]"
     lit = f"from_json({sql_string(text)}, 'ARRAY<ARRAY<STRUCT<{', '.join(fields)}>>>')"
     body = f"CASE __jms_c.t {' '.join(whens)} ELSE false END"
-    return f"coalesce(transform(filter(element_at({lit}, `__jms_ix{a}_id`), __jms_c -> {body}), __jms_c -> __jms_c.n), {_EMPTY})"
+    return names_sql_of(f"element_at({lit}, `__jms_ix{a}_id`)", body, False)
+
+
+def own_method(sql: str) -> str:
+    """``sql`` (an array, never NULL) written so that whole-stage codegen compiles it as a method of
+    its own (`OWN_METHODS`): it appears in the condition and in both branches of an ``IF``, so
+    Spark's subexpression elimination evaluates it once, and puts such a common subexpression in
+    a separate method when the stage's code is large. The other branch is never taken (the size
+    of an array is >= 0) and only makes ``sql`` common to both; ``IF(c, x, x)`` or
+    ``coalesce(x, x)`` would be simplified away by the optimizer."""
+    return f"IF(size({sql}) >= 0, {sql}, array_distinct({sql}))"
+
+
+def own_methods(messages) -> bool:
+    """Whether `tag_matches` writes the templates' expressions with `own_method` instead of the
+    codegen guard: `OWN_METHODS`, and the session's subexpression elimination on (without it
+    each would be evaluated twice, and all in one method)."""
+    if not OWN_METHODS:
+        return False
+    try:
+        conf = messages.sparkSession.conf.get("spark.sql.subexpressionElimination.enabled", "true")
+    except Exception:  # a session that cannot tell: the guard, always correct
+        return False
+    return str(conf).strip().lower() == "true"

@@ -371,6 +371,7 @@ def tag_matches(messages, native, fallback, *, dialect, binding: "dict | None" =
 
     from ..backends.sql_render import sql_identifier
     from .route_fallback import fallback_matches, split_fallback
+    from .route_merge import OWN_MAX_CASES, own_method, own_methods
 
     b = Binding.of(**(binding or {}))
     schema, drop = messages.schema, []
@@ -382,10 +383,14 @@ def tag_matches(messages, native, fallback, *, dialect, binding: "dict | None" =
         messages, parts, drop = apply_templates(messages, tp)
     plan = plan_routing(native, fallback, schema, dialect, b, index=index)
     sql = plan_sql(plan)
+    # the templates (and the small CASE plan beside them) compiled as methods of their own
+    own = tp is not None and plan.guard_column is None and plan.case_count <= OWN_MAX_CASES and own_methods(messages)
+    if own and sql is not None:
+        sql = own_method(sql)
     matches = F.expr(sql) if sql is not None else F.array().cast("array<string>")
     if tp is not None:
-        matches = F.concat(matches, *[F.expr(p) for p in parts])
-        guard = _guard_column(schema) if plan.guard_column is None else None
+        matches = F.concat(matches, *[F.expr(own_method(p) if own else p) for p in parts])
+        guard = _guard_column(schema) if plan.guard_column is None and not own else None
         if guard is not None:  # the templates' code is too large for one JIT-able whole-stage method
             matches = F.when(F.expr(_GUARD.format(col=sql_identifier(guard))), matches).otherwise(F.expr(_EMPTY))
     if fallback:

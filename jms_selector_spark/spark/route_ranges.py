@@ -153,10 +153,10 @@ def template_range(access, j: int, body: str, distinct: dict) -> "Range | None":
 
 
 def ranged_sql(access, a: int, j: int, distinct: dict, many: bool, body: str, rng: Range) -> str:
-    """Template ``j``'s ``transform(filter(...))`` over the candidates of the message's key *and*
+    """Template ``j``'s ``filter(...)`` over the candidates of the message's key *and*
     bucket (`bucket_sql`): a constant ``ARRAY<ARRAY<ARRAY<STRUCT<…>>>>``, per key, per bucket."""
     from ..backends.sql_render import sql_string
-    from .route_templates import candidate_json, struct_sql
+    from .route_templates import candidate_json, names_sql_of, struct_sql
 
     t = access.templates[j]
     keys = []
@@ -171,8 +171,7 @@ def ranged_sql(access, a: int, j: int, distinct: dict, many: bool, body: str, rn
         keys.append("[" + ",".join("[" + ",".join(b) + "]" for b in buckets) + "]")
     lit = f"from_json({sql_string('[' + ','.join(keys) + ']')}, 'ARRAY<ARRAY<ARRAY<{struct_sql(t, many)}>>>')"
     cands = f"element_at(element_at({lit}, `__jms_ix{a}_id`), {bucket_sql(rng)})"
-    names = f"transform(filter({cands}, __jms_c -> coalesce({body}, false)), __jms_c -> __jms_c.n{'s' if many else ''})"
-    return f"coalesce({'flatten(' + names + ')' if many else names}, CAST(array() AS ARRAY<STRING>))"
+    return names_sql_of(cands, f"coalesce({body}, false)", many)
 
 
 def _literal(value, ty: str) -> str:

@@ -99,3 +99,48 @@ def test_route_topic_and_queue_merged(spark, messages, monkeypatch, ansi):
             queue = route(messages, subs, mode="queue", order_by="id").select("id", "subscription").collect()
             assert_routed(topic, queue, expected, 500)
     assert sum(map(len, expected.values())) > 1000
+
+
+def _codegen(df) -> "tuple[int, int]":
+    """(number of whole-stage-codegen subtrees, bytes of the largest compiled method) of ``df``."""
+    jvm = df.sparkSession._jvm
+    seq = jvm.org.apache.spark.sql.execution.debug.package.codegenStringSeq(df._jdf.queryExecution().executedPlan())
+    return seq.size(), max(int(seq.apply(i)._3().maxMethodCodeSize()) for i in range(seq.size()))
+
+
+@pytest.mark.parametrize("ansi", ["true", "false"])
+def test_own_methods_equal_the_guard_and_stay_jit_able(spark, messages, monkeypatch, ansi):
+    """OWN_METHODS: the templates' expressions in whole-stage codegen, each its own method (no guard,
+    one stage, every method JIT-able); the same names as the guarded plan and the single-CASE plan,
+    with the session's subexpression elimination on and off (off: the guard is kept)."""
+    from pyspark.sql import functions as F
+
+    d = get_dialect("jms")
+    subs = _subscriptions(300, seed=4) + _extra()
+    native, _ = _split(subs, messages.schema, d)
+    rest = {s.name for s, _ in plan_templates(native, messages.schema, d, Binding()).rest}
+    # the templated ones and 6 others: a CASE plan beside the templates small enough for its own method
+    subs = [s for s in subs if s.name not in rest] + [s for s in subs if s.name in rest][:6]
+    native, fallback = _split(subs, messages.schema, d)
+    tp = plan_templates(native, messages.schema, d, Binding())
+    rest = plan_routing(list(tp.rest), [], messages.schema, d)
+    assert tp.accesses and rest.guard_column is None and 0 < rest.case_count <= route_merge.OWN_MAX_CASES
+    today = F.sort_array(F.expr(plan_sql(plan_routing(native, [], messages.schema, d, index=False, jit_cases=10 ** 9))))
+    seen = set()
+    for subexpr in ("true", "false"):
+        conf = {"spark.sql.ansi.enabled": ansi, "spark.sql.subexpressionElimination.enabled": subexpr,
+                "spark.sql.adaptive.enabled": "false"}
+        with sql_conf(spark, conf):
+            want = {r["id"]: r["m"] for r in messages.select("id", today.alias("m")).collect()}
+            for own in (False, True):
+                monkeypatch.setattr(route_merge, "OWN_METHODS", own)
+                tagged = tag_matches(messages, native, fallback, dialect=d)
+                got = {r["id"]: r["__jms_matches"] for r in tagged.select("id", "__jms_matches").collect()}
+                assert got == want, (subexpr, own, [(k, v, want[k]) for k, v in got.items() if v != want[k]][:3])
+                stages, biggest = _codegen(tagged.select("id", F.explode_outer("__jms_matches")))
+                taken = own and subexpr == "true"
+                # the guard keeps the names' projection out of whole-stage codegen: a stage each side of it
+                assert (stages == 1) == taken and ("array_distinct" in tagged._jdf.queryExecution().toString()) == taken
+                assert 0 < biggest <= 8000, (subexpr, own, biggest)
+                seen.add((taken, stages))
+    assert sum(map(len, want.values())) > 2000 and len({t for t, _ in seen}) == 2
