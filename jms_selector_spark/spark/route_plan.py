@@ -36,7 +36,8 @@ that large is replaced by the flat one, measured faster there), the Column carri
 expression, evaluated on its own and not around the CASEs), which keeps the projection out of
 whole-stage codegen; Spark then compiles it as an ordinary projection whose CASE branches are
 split into small methods — what ``spark.sql.codegen.hugeMethodLimit=8000`` does, without
-changing the session's configuration.
+changing the session's configuration. Templates need no guard: `tag_matches` writes each as its
+own method inside whole-stage codegen (`route_merge.own_method`).
 
 **Fallback subscriptions** (Arrow UDF, `route_fallback`): `tag_matches` has Python evaluate each
 one's non-native conjuncts only on the messages that pass its native ones (its gate); messages
