@@ -44,7 +44,7 @@ _EMPTY = "CAST(array() AS ARRAY<STRING>)"
 
 
 def merged_sql(access, a: int, items: list) -> str:
-    """One ``transform(filter(...))`` for the non-shared templates ``items`` ``[(j, _distinct,
+    """One ``filter(...).n`` for the non-shared templates ``items`` ``[(j, _distinct,
     body)]`` of ``access`` (index number ``a``): the names of the candidates whose body is TRUE."""
     from ..backends.sql_render import sql_string
     from .route_templates import _SPARK_TYPES, _json_value, names_sql_of
