@@ -262,6 +262,27 @@ def med(runs, key="wall"):
     return round(statistics.median(xs), 4) if xs else None
 
 
+def probe_parser(prog: str, doc: str, *, reps: int) -> argparse.ArgumentParser:
+    """The options every one-off route probe takes (``--rows --reps --seed --data-dir
+    --driver-memory``); the probe adds its own."""
+    ap = argparse.ArgumentParser(prog=prog, description=doc.splitlines()[0])
+    ap.add_argument("--rows", type=int, default=2_000_000)
+    ap.add_argument("--reps", type=int, default=reps)
+    ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--data-dir", default=str(ROOT / "bench-data"))
+    ap.add_argument("--driver-memory", default="4g")
+    return ap
+
+
+def probe_archive(args, spark, app: str) -> tuple:
+    """``(spark, own, messages)``: the caller's session (``own`` False) or a new one, and the
+    ``--rows`` archive of `probe_parser`'s options, read from its parquet."""
+    own = spark is None
+    spark = session(args.driver_memory, app) if own else spark
+    path = bn.ensure_archive(spark, Path(args.data_dir), args.rows, args.seed, None)
+    return spark, own, spark.read.parquet(str(path))
+
+
 def session(driver_memory: str, app: str):
     """bench_native's local[2] session, with Spark's codegen-failure traces silenced (a
     projection too large to compile is an expected, reported outcome here, not an error)."""

@@ -11,7 +11,6 @@ runs, wall seconds.
 """
 from __future__ import annotations
 
-import argparse
 import json
 import statistics
 import sys
@@ -24,7 +23,6 @@ for p in (str(ROOT), str(HERE)):
     if p not in sys.path:
         sys.path.insert(0, p)
 
-import bench_native as bn  # noqa: E402
 import bench_route as br  # noqa: E402
 
 
@@ -43,18 +41,11 @@ def variants(spark, messages, n: int) -> dict:
 
 
 def main(argv=None, spark=None) -> dict:
-    ap = argparse.ArgumentParser(prog="probe_route_lookup", description=__doc__.splitlines()[0])
-    ap.add_argument("--rows", type=int, default=2_000_000)
+    ap = br.probe_parser("probe_route_lookup", __doc__, reps=3)
     ap.add_argument("--keys", default="16,256,4096")
-    ap.add_argument("--reps", type=int, default=3)
-    ap.add_argument("--seed", type=int, default=7)
-    ap.add_argument("--data-dir", default=str(ROOT / "bench-data"))
-    ap.add_argument("--driver-memory", default="4g")
     args = ap.parse_args(argv)
-    own = spark is None
-    spark = br.session(args.driver_memory, "probe_route_lookup") if own else spark
-    path = bn.ensure_archive(spark, Path(args.data_dir), args.rows, args.seed, None)
-    messages = spark.read.parquet(str(path)).select("JMSType")
+    spark, own, messages = br.probe_archive(args, spark, "probe_route_lookup")
+    messages = messages.select("JMSType")
     out = {}
     for n in (int(k) for k in args.keys.split(",")):
         dfs = variants(spark, messages, n)

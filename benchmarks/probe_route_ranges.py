@@ -11,7 +11,6 @@ order; medians of wall and JVM + Python CPU seconds, and off / on.
 """
 from __future__ import annotations
 
-import argparse
 import os
 import random
 import statistics
@@ -24,7 +23,6 @@ for p in (str(ROOT), str(HERE)):
     if p not in sys.path:
         sys.path.insert(0, p)
 
-import bench_native as bn  # noqa: E402
 import bench_route as br  # noqa: E402
 
 
@@ -72,21 +70,13 @@ def compare(spark, messages, subs, reps: int) -> dict:
 
 
 def main(argv=None, spark=None) -> dict:
-    ap = argparse.ArgumentParser(prog="probe_route_ranges", description=__doc__.splitlines()[0])
-    ap.add_argument("--rows", type=int, default=2_000_000)
+    ap = br.probe_parser("probe_route_ranges", __doc__, reps=4)
     ap.add_argument("--windows", default="100,1000", help="numbers of time-window subscriptions")
     ap.add_argument("--realistic", type=int, default=1000, help="subscriptions of the realistic estate (0: none)")
-    ap.add_argument("--reps", type=int, default=4)
-    ap.add_argument("--seed", type=int, default=7)
-    ap.add_argument("--data-dir", default=str(ROOT / "bench-data"))
-    ap.add_argument("--driver-memory", default="4g")
     args = ap.parse_args(argv)
     from jms_selector_spark.spark.route_plan import explain_routing
 
-    own = spark is None
-    spark = br.session(args.driver_memory, "probe_route_ranges") if own else spark
-    path = bn.ensure_archive(spark, Path(args.data_dir), args.rows, args.seed, None)
-    messages = spark.read.parquet(str(path))
+    spark, own, messages = br.probe_archive(args, spark, "probe_route_ranges")
     estates = {f"{n} windows": windows(n) for n in (int(x) for x in args.windows.split(",") if x)}
     if args.realistic:
         estates[f"{args.realistic} realistic"] = br.subscriptions(args.realistic, invalid=0)
