@@ -655,7 +655,7 @@ def routed_df(messages, subs, plan: str, dialect: str = "jms"):
     if plan == "baseline":
         if fallback:
             raise ValueError("the baseline here routes native subscriptions only")
-        col = F.sort_array(F.expr(plan_sql(plan_routing(native, [], messages.schema, d, index=False, jit_cases=10 ** 9))))
+        col = F.sort_array(F.expr(plan_sql(plan_routing(native, [], messages.schema, d, index=False, guard=False))))
     else:
         raise ValueError(plan)
     return messages.withColumn("__m", col).select(*cols, F.explode_outer("__m").alias("subscription"))
@@ -784,7 +784,7 @@ def run_matrix(spark, args, data_dir: Path, results_path: Path) -> dict:
         native, fallback = _split_subs(subs, messages.schema, get_dialect("jms"))
         tp = plan_templates(native, messages.schema, get_dialect("jms"), Binding()) if plan.startswith("indexed") else None
         rp = plan_routing(list(tp.rest) if tp else native, fallback, messages.schema, get_dialect("jms"),
-                          index=plan.startswith("indexed"), jit_cases=10 ** 9 if plan == "baseline" else 24)
+                          index=plan.startswith("indexed"), guard=plan != "baseline")
         evaluated = round(rp.estimated_evaluated() + (tp.candidates_per_message() if tp else 0), 2)
         res[v] = {"plan_s": round(plan_s, 3), "cold": cold, "rows_out": fp[0], "runs": [],
                   "codegen": codegen_summary(report), "groups": len(rp.groups),

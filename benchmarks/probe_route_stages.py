@@ -65,7 +65,7 @@ def stages(messages, subs, k: int, unguarded: bool = False) -> dict:
     native, fallback = br._split_subs(subs, messages.schema, d)
     names = F.array(*[F.lit(f"sub-{i:04d}") for i in range(k)])
     baseline = F.sort_array(F.expr(plan_sql(plan_routing(native, [], messages.schema, d, index=False,
-                                                         jit_cases=10 ** 9))))
+                                                         guard=False))))
     guard = F.expr(route_plan._GUARD.format(col=sql_identifier(route_plan._guard_column(messages.schema))))
     out = {
         "scan": messages.select(*cols),

@@ -27,10 +27,11 @@ with the smallest estimated selectivity (literals it names / distinct literals a
 name for that value). Subscriptions without one are evaluated for every message (the general
 group).
 
-**JIT-sized code.** Whole-stage codegen compiles a projection into one Java method; from ~30
-CASEs on it exceeds HotSpot's 8,000-byte JIT limit and runs interpreted (4-6x slower), and
-splitting the expression does not help inside whole-stage codegen. When the plan has more than
-`JIT_CASES` CASEs (and at most `GUARD_MAX_CASES`: above, the method passes 64 KB, Spark gives
+**JIT-sized code.** Whole-stage codegen compiles a projection into one Java method; from ~18
+realistic CASEs (~5,500 characters of SQL) on it exceeds HotSpot's 8,000-byte JIT limit and runs
+interpreted (4-6x slower), and splitting the expression does not help inside whole-stage codegen.
+When the plan has more than `JIT_CASES` CASEs or `JIT_SQL_CHARS` characters of SQL (and at most
+`GUARD_MAX_CASES` CASEs: above, the method passes 64 KB, Spark gives
 whole-stage codegen up by itself, and that is measured faster than the guard; an indexed plan
 that large is replaced by the flat one, measured faster there), the Column carries a one-element ``array_sort`` (a `CodegenFallback`
 expression, evaluated on its own and not around the CASEs), which keeps the projection out of
@@ -57,11 +58,14 @@ from ..binder import Binding
 from ..semantics.types import JmsType as T
 
 __all__ = ["AccessPredicate", "RoutingPlan", "plan_routing", "matching_names", "tag_matches", "explain_routing",
-           "JIT_CASES", "GUARD_MAX_CASES"]
+           "JIT_CASES", "JIT_SQL_CHARS", "GUARD_MAX_CASES"]
 
 #: Above this many CASE expressions in one projection, the plan leaves whole-stage codegen (see
-#: the module docstring). Measured ~260 bytes of bytecode per realistic selector: 28 fit in 8,000.
+#: the module docstring). Realistic CASEs measured 400-470 B of bytecode each, hence also:
 JIT_CASES = 24
+#: ... or this many characters of SQL. Bytecode follows the SQL: 1.35-1.6 B per character (24
+#: `bench_route` estates of 8-28 subscriptions; tests' arithmetic/LIKE-heavy ones), 17-23 CASEs 8.3-10.2 KB.
+JIT_SQL_CHARS = 4600
 #: ... and up to this many: above, whole-stage codegen's one method exceeds Java's 64 KB and Spark
 #: itself falls back to the split projection the guard asks for; measured (README), the guard is
 #: then slower than Spark's own fallback (no access predicates, 1,000 subscriptions: 21.6 s vs 15.8 s).
@@ -221,10 +225,11 @@ MAX_DEPTH = 3
 MAX_REPEAT = 2.0
 
 
-def plan_routing(native, fallback, schema, dialect, binding: "Binding | None" = None, *,
-                 index: bool = True, jit_cases: int = JIT_CASES, guard_max: int = GUARD_MAX_CASES) -> RoutingPlan:
+def plan_routing(native, fallback, schema, dialect, binding: "Binding | None" = None, *, index: bool = True,
+                 jit_cases: int = JIT_CASES, jit_chars: int = JIT_SQL_CHARS, guard_max: int = GUARD_MAX_CASES,
+                 guard: bool = True) -> RoutingPlan:
     """The `RoutingPlan` of ``native`` ``[(subscription, fragment)]`` and ``fallback``
-    ``[subscription]`` (objects with ``name`` and ``selector``)."""
+    ``[subscription]`` (objects with ``name`` and ``selector``). ``guard=False``: no codegen guard."""
     binding = binding or Binding()
     fragments = {s.name: frag for s, frag in native}
     names = [s.name for s, _ in native]
@@ -239,8 +244,9 @@ def plan_routing(native, fallback, schema, dialect, binding: "Binding | None" = 
         if indexed.case_count <= guard_max:
             root = indexed
     dropped = indexed.case_count if index and root is not indexed else None
-    guard = _guard_column(schema) if jit_cases < root.case_count <= guard_max else None
-    return RoutingPlan(root, tuple(s.name for s in fallback), fragments, guard, dropped)
+    big = root.case_count > jit_cases or len(_node_sql(root, fragments) or "") > jit_chars
+    column = _guard_column(schema) if guard and big and root.case_count <= guard_max else None
+    return RoutingPlan(root, tuple(s.name for s in fallback), fragments, column, dropped)
 
 
 def _index(names, cands, used: frozenset, depth: int) -> Node:
@@ -461,7 +467,8 @@ def format_plan(plan: RoutingPlan, *, invalid: Iterable = (), max_values: int = 
         lines.append(f"  the indexed plan would need {plan.index_dropped} CASE expressions (> {GUARD_MAX_CASES}): "
                      "one flat CASE per subscription instead (measured faster once Spark splits the code)")
     lines.append(f"  CASE expressions: {plan.case_count}; "
-                 + (f"kept out of whole-stage codegen (> {JIT_CASES}: split into JIT-able methods)"
+                 + (f"kept out of whole-stage codegen (> {JIT_CASES} CASEs or {JIT_SQL_CHARS:,} characters: "
+                    "split into JIT-able methods)"
                     if plan.guard_column else
                     f"over {GUARD_MAX_CASES}: too large for whole-stage codegen, Spark runs it split"
                     if plan.case_count > GUARD_MAX_CASES else "one whole-stage-codegen method"))

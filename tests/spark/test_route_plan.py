@@ -124,7 +124,7 @@ def test_indexed_plan_equals_the_single_case_plan(spark, messages, dialect):
         cols.append(matching_names(nat, [], schema, dialect=d).alias(f"{label}_new"))
         cols.append(matching_names(nat, [], schema, dialect=d, index=False).alias(f"{label}_noindex"))
         # today's plan: one CASE per subscription in one array, sorted
-        today = plan_sql(plan_routing(nat, [], schema, d, index=False, jit_cases=10 ** 9))
+        today = plan_sql(plan_routing(nat, [], schema, d, index=False, guard=False))
         cols.append(F.sort_array(F.expr(today)).alias(f"{label}_today"))
     # above GUARD_MAX_CASES (forced here with guard_max=0): the flat plan, one CASE per
     # subscription, without the guard (Spark's own fallback from whole-stage codegen)
@@ -146,6 +146,47 @@ def test_indexed_plan_equals_the_single_case_plan(spark, messages, dialect):
         assert total > 1000  # the comparison is not between empty arrays
 
 
+def _long(rng, i):
+    """A selector of several conjuncts with arithmetic, ranges, LIKE and ORs: ~400 characters of
+    SQL, several times `_selectors`' (and more bytecode per CASE)."""
+    heavy = [f"weight * 2 + JMSPriority > {rng.randrange(5000)}", f"weight BETWEEN {rng.randrange(100)} AND 4000",
+             f"(color LIKE 'b%' OR region IN ('EU', 'US', 'APAC') OR JMSPriority - 1 < {rng.randrange(9)})",
+             f"NOT (weight / 4 <= {rng.randrange(900)} AND code LIKE '5!_%' ESCAPE '!')"]
+    return Subscription(f"l{i:03d}", " AND ".join([_access(rng)] + rng.sample(heavy, rng.randrange(2, 5))))
+
+
+def test_small_plans_stay_jit_able(spark, messages):
+    """Below `JIT_CASES` CASEs a plan of long selectors can pass HotSpot's 8,000-byte JIT limit
+    (measured: 17-23 realistic CASEs, 8.3-10.2 KB, 2x slower): `JIT_SQL_CHARS` guards it. Every
+    estate of 4-24 long selectors compiles to methods of at most 8,000 bytes, guarded or not, and
+    gives the single-CASE plan's names, ANSI on and off."""
+    from pyspark.sql import functions as F
+
+    from test_route_merge import _codegen
+
+    d = get_dialect("jms")
+    rng = random.Random(5)
+    df, cols, kinds = messages, ["id"], set()
+    for n in range(4, 25, 2):
+        native, _ = _split([_long(rng, i) for i in range(n)], messages.schema, d)
+        plan = plan_routing(native, [], messages.schema, d)
+        kinds.add((plan.guard_column is not None, plan.case_count <= JIT_CASES))
+        for templates in (True, False):  # (False: every subscription in the CASE plan)
+            tagged = tag_matches(messages, native, [], dialect=d, column=f"m{n}", templates=templates)
+            with sql_conf(spark, {"spark.sql.adaptive.enabled": "false"}):
+                stages, biggest = _codegen(tagged.select("id", F.explode_outer(f"m{n}")))
+            assert 0 < biggest <= 8000, (n, templates, plan.case_count, plan.guard_column, biggest)
+        today = plan_sql(plan_routing(native, [], messages.schema, d, index=False, guard=False))
+        df = tag_matches(df, native, [], dialect=d, column=f"m{n}").withColumn(f"t{n}", F.sort_array(F.expr(today)))
+        cols += [f"m{n}", f"t{n}"]
+    assert {(True, True), (False, True)} <= kinds  # guarded by the SQL's length alone; not guarded
+    for ansi in ("true", "false"):
+        with sql_conf(spark, {"spark.sql.ansi.enabled": ansi}):
+            rows = df.select(*cols).collect()
+        assert all(r[f"m{n}"] == r[f"t{n}"] for r in rows for n in range(4, 25, 2)), ansi
+        assert sum(len(r["t24"]) for r in rows) > 100
+
+
 def test_route_with_the_plan_keeps_topic_and_queue_results(spark, messages):
     subs = _selectors(60, seed=9)
     topic = route(messages, subs, mode="topic", order_by="id")
@@ -155,7 +196,7 @@ def test_route_with_the_plan_keeps_topic_and_queue_results(spark, messages):
     assert plan_routing(native, fallback, messages.schema, d).groups
     from pyspark.sql import functions as F
 
-    today = plan_sql(plan_routing(native, [], messages.schema, d, index=False, jit_cases=10 ** 9))
+    today = plan_sql(plan_routing(native, [], messages.schema, d, index=False, guard=False))
     expected = {r["id"]: r["m"] for r in messages.select("id", F.sort_array(F.expr(today)).alias("m")).collect()}
     got_topic = {}
     for r in topic.select("id", "subscription").collect():
