@@ -46,8 +46,8 @@ Issue #16 modes (instead of the above):
       python benchmarks/bench_route.py --matrix --equal-selectivity --rows 10000000 \
           --matrix-subs 10,100,1000 --baseline-subs "" --worst-subs "" --reps 3 --driver-memory 4g
 
-- ``--scale 1000,3000,10000 --driver-memory 1g``: plan, compile and run time at large counts
-  (`run_scale`).
+- ``--scale 1000,3000,10000 --driver-memory 1g``: plan, code generation, compile and run time at
+  large counts, each phase timed on its own (`bench_route_scale`).
 """
 from __future__ import annotations
 
@@ -404,6 +404,8 @@ def main(argv=None, spark=None) -> dict:
         if args.matrix:
             return run_matrix(spark, args, data_dir, Path(args.results) if args.results else data_dir / "results" / "route_matrix.json")
         if args.scale:
+            from bench_route_scale import run_scale
+
             return run_scale(spark, args, data_dir, Path(args.results) if args.results else data_dir / "results" / "route_scale.json")
         return _run(spark, args, data_dir, results_path, collect)
     finally:
@@ -859,44 +861,6 @@ def matrix_table(res) -> str:
     for q in res["ratios"]:
         lines.append(f"  {q['what']}: {q['wall']:.2f}x; {q['cpu'] if q['cpu'] is not None else '-'}x")
     return "\n".join(lines)
-
-
-def run_scale(spark, args, data_dir: Path, results_path: Path) -> dict:
-    """Plan (route_plan + DataFrame + physical plan), cold run (compiles) and warm run of the
-    indexed plan at each ``--scale`` count (realistic subscriptions), in this session (run it
-    with ``--driver-memory 1g``: PySpark's default)."""
-    data_dir.mkdir(parents=True, exist_ok=True)
-    path = bn.ensure_archive(spark, data_dir, args.rows, args.seed, args.files)
-    messages = spark.read.parquet(str(path))
-    total = messages.count()
-    cpu = spark_cpu_reader(spark)
-    out = []
-    for n in [int(x) for x in args.scale.split(",")]:
-        subs = subscriptions(n, seed=args.subs_seed, invalid=0)
-        t = time.perf_counter()
-        df = routed_df(messages, subs, "indexed")
-        t1 = time.perf_counter()
-        df._jdf.queryExecution().executedPlan()
-        t2 = time.perf_counter()
-        cold = timed_noop(df, cpu)
-        warm = timed_noop(df, cpu)
-        row = {"subs": n, "route_plan_and_dataframe_s": round(t1 - t, 2), "optimize_and_physical_s": round(t2 - t1, 2),
-               "cold_run_s": cold["wall"], "warm_run_s": warm["wall"],
-               "compile_s_estimate": round(cold["wall"] - warm["wall"], 2)}
-        out.append(row)
-        print(row, flush=True)
-    results = {"benchmark": "route_scale", "rows_total": total, "driver_memory": args.driver_memory,
-               "spark": spark.version, "loadavg_end": [round(x, 2) for x in os.getloadavg()], "scale": out}
-
-    def table(res):
-        lines = [f"indexed routing plan, {res['rows_total']:,} messages, driver memory {res['driver_memory']}",
-                 f"{'subs':>6} {'build s':>8} {'plan s':>7} {'cold s':>7} {'warm s':>7} {'compile s (cold-warm)':>22}"]
-        for r in res["scale"]:
-            lines.append(f"{r['subs']:>6} {r['route_plan_and_dataframe_s']:>8.2f} {r['optimize_and_physical_s']:>7.2f} "
-                         f"{r['cold_run_s']:>7.2f} {r['warm_run_s']:>7.2f} {r['compile_s_estimate']:>22.2f}")
-        return "\n".join(lines)
-
-    return bn.publish(results, results_path, table, lambda r: table(r).splitlines())
 
 
 if __name__ == "__main__":

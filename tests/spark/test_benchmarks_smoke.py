@@ -167,6 +167,20 @@ def test_route_bench_with_fallback_subscriptions(spark, tmp_path):
     assert results["modes"]["queue"]["rows_out"] == 5000
 
 
+def test_route_scale_bench_times_each_phase(spark, tmp_path):
+    results = _load("bench_route").main(
+        ["--scale", "60,180", "--rows", "3000", "--reps", "2", "--data-dir", str(tmp_path)], spark=spark)
+    assert [r["subs"] for r in results["scale"]] == [60, 180]  # templates, no codegen guard: all whole-stage
+    for r in results["scale"]:
+        assert r["estates"] == 2 and all(r[k] > 0 for k in ("build_s", "codegen_s", "compile_s")), r
+        # each estate's code is new: Spark really compiled it (its class cache did not answer)
+        assert all(c >= 1 for c in r["compiles"]) and all(0 < b <= 8000 for b in r["max_method_bytes"]), r
+        assert r["first_run"]["wall"] > 0 and r["second_run"]["wall"] > 0
+    assert len(results["summary"]) == 5 and "3.0x the subscriptions" in results["summary"][0]
+    on_disk = json.loads((tmp_path / "results" / "route_scale.json").read_text())
+    assert [r["compiles"] for r in on_disk["scale"]] == [r["compiles"] for r in results["scale"]]
+
+
 def test_route_matrix_bench_outputs_agree_between_plans(spark, tmp_path):
     results = _load("bench_route").main(
         ["--matrix", "--rows", "5000", "--reps", "1", "--matrix-subs", "10,30", "--baseline-subs", "30",
