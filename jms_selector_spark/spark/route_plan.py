@@ -51,7 +51,6 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, field
-from typing import Iterable
 
 from ..frontend import nodes as n
 from ..binder import Binding
@@ -378,26 +377,30 @@ def tag_matches(messages, native, fallback, *, dialect, binding: "dict | None" =
 
     from ..backends.sql_render import sql_identifier
     from .route_fallback import fallback_matches, split_fallback
-    from .route_merge import OWN_MAX_CASES, own_method, own_methods
+    from .route_merge import own_method, own_methods, own_parts
 
     b = Binding.of(**(binding or {}))
-    schema, drop = messages.schema, []
+    schema, drop, parts = messages.schema, [], []
     tp = _templates(native, schema, dialect, b) if index and templates else None
     if tp is not None:
         from .route_templates import apply_templates
 
         native = list(tp.rest)
         messages, parts, drop = apply_templates(messages, tp)
-    plan = plan_routing(native, fallback, schema, dialect, b, index=index)
-    sql = plan_sql(plan)
-    # the templates (and the small CASE plan beside them) compiled as methods of their own
-    own = tp is not None and plan.guard_column is None and plan.case_count <= OWN_MAX_CASES and own_methods(messages)
-    if own and sql is not None:
-        sql = own_method(sql)
-    matches = F.expr(sql) if sql is not None else F.array().cast("array<string>")
-    if tp is not None:
-        matches = F.concat(matches, *[F.expr(own_method(p) if own else p) for p in parts])
-        guard = _guard_column(schema) if plan.guard_column is None and not own else None
+    own = own_methods(messages)  # (without subexpression elimination: ~2 B of bytecode per character)
+    plan = plan_routing(native, fallback, schema, dialect, b, index=index, jit_chars=JIT_SQL_CHARS // (1 if own else 2))
+    # the templates and the CASE plan in parts, each compiled as a method of its own (no guard),
+    # unless the CASE plan alone is one JIT-able method
+    cases = own_parts(plan) if own and (tp is not None or plan.guard_column) else None
+    if cases is not None:
+        own = [F.expr(own_method(p)) for p in cases + parts]
+        matches = F.concat(*own) if own else F.array().cast("array<string>")
+    else:
+        sql = plan_sql(plan)
+        matches = F.expr(sql) if sql is not None else F.array().cast("array<string>")
+    if tp is not None and cases is None:
+        matches = F.concat(matches, *[F.expr(p) for p in parts])
+        guard = _guard_column(schema) if plan.guard_column is None else None
         if guard is not None:  # the templates' code is too large for one JIT-able whole-stage method
             matches = F.when(F.expr(_GUARD.format(col=sql_identifier(guard))), matches).otherwise(F.expr(_EMPTY))
     if fallback:
@@ -420,7 +423,9 @@ def explain_routing(schema, subscriptions, *, dialect="jms", index: bool = True,
     or the DataFrame), as text: groups, access names, subscriptions evaluated per message."""
     from ..semantics.dialects import get_dialect
     from .hybrid import plan_subscriptions
+    from .route_explain import format_plan
     from .route_fallback import format_fallback, split_fallback
+    from .route_merge import own_methods
     from .subscriptions import normalize_subscriptions
 
     schema = getattr(schema, "schema", schema)
@@ -429,72 +434,6 @@ def explain_routing(schema, subscriptions, *, dialect="jms", index: bool = True,
     native, fallback, errors = plan_subscriptions(normalize_subscriptions(subscriptions), schema, d, b)
     tp = _templates(native, schema, d, b) if index else None
     plan = plan_routing(list(tp.rest) if tp else native, fallback, schema, d, b, index=index)
-    text = format_plan(plan, invalid=[s.name for s, _ in errors], templates=tp)
+    text = format_plan(plan, invalid=[s.name for s, _ in errors], templates=tp, own=own_methods(None))
     # the planner's split of each fallback subscription: its native gate, what the UDF evaluates
     return "\n".join([text] + format_fallback(split_fallback(fallback, schema, d, b)))
-
-
-def format_plan(plan: RoutingPlan, *, invalid: Iterable = (), max_values: int = 8, templates=None) -> str:
-    native = len(plan.fragments)
-    invalid = list(invalid)
-    lines = [f"routing plan: {native + (len(templates.names) if templates else 0)} native subscriptions"
-             + (f": {len(templates.names)} in templates, {native} in " if templates else " in ")
-             + f"{len(plan.groups)} indexed group(s) + {len(plan.general)} general; {len(plan.fallback)} fallback "
-             f"(Arrow UDF); {len(invalid)} invalid"
-             + (f" ({', '.join(invalid[:10])}{', ...' if len(invalid) > 10 else ''}: not routed)" if invalid else "")]
-    if templates:
-        lines += format_templates(templates)
-    for g in sorted(plan.groups, key=lambda g: -len(g.members)):
-        sizes = sorted(((len(c.names), v) for v, c in g.by_value.items()), reverse=True)
-        shown = ", ".join(f"{v!r}: {k}" for k, v in sizes[:max_values])
-        more = f", ... {len(sizes) - max_values} more" if len(sizes) > max_values else ""
-        lines.append(f"  group on {g.name} ({g.value_sql}): {len(g.members)} subscriptions, {len(g.by_value)} values, "
-                     f"candidates per value {{{shown}{more}}}, mean {sum(k for k, _ in sizes) / len(sizes):.1f}")
-        inner: dict = {}
-        for c in g.by_value.values():
-            for h in c.groups:
-                inner[h.name] = inner.get(h.name, 0) + 1
-        if inner:
-            lines.append("    indexed again within a value on: " + ", ".join(f"{k} ({m} values)" for k, m in inner.items())
-                         + f"; evaluated per message in this group ~"
-                         f"{sum(c.estimated_evaluated() for c in g.by_value.values()) / len(g.by_value):.1f}")
-    if plan.general:
-        lines.append(f"  general (no access predicate, evaluated for every message): {len(plan.general)}")
-    lines.append(f"  {'other ' if templates else ''}native subscriptions evaluated per message: ~{plan.estimated_evaluated()} of {native} "
-                 f"(estimate: values named by the subscriptions equally frequent)"
-                 + (f"; + {len(plan.fallback)} in the UDF" if plan.fallback else ""))
-    if plan.index_dropped is not None:
-        lines.append(f"  the indexed plan would need {plan.index_dropped} CASE expressions (> {GUARD_MAX_CASES}): "
-                     "one flat CASE per subscription instead (measured faster once Spark splits the code)")
-    lines.append(f"  CASE expressions: {plan.case_count}; "
-                 + (f"kept out of whole-stage codegen (> {JIT_CASES} CASEs or {JIT_SQL_CHARS:,} characters: "
-                    "split into JIT-able methods)"
-                    if plan.guard_column else
-                    f"over {GUARD_MAX_CASES}: too large for whole-stage codegen, Spark runs it split"
-                    if plan.case_count > GUARD_MAX_CASES else "one whole-stage-codegen method"))
-    return "\n".join(lines)
-
-
-def format_templates(plan) -> list:
-    """Lines for `format_plan`: the templates (`route_templates.TemplatePlan` ``plan``), their indexes,
-    candidates per message."""
-    from .route_ranges import format_ranges
-
-    count = sum(len(a.templates) for a in plan.accesses)
-    lines = [f"  templates: {len(plan.names)} subscriptions in {count} templates (one expression each, whatever "
-             f"the number of members), matched through {len(plan.accesses)} index(es) (constant maps)"]
-    for a in sorted(plan.accesses, key=lambda a: -sum(len(t.members) for t in a.templates)):
-        members = sum(len(t.members) for t in a.templates)
-        sizes = sorted((len(t.members) for t in a.templates), reverse=True)
-        like = " LIKE prefix" if any(v.startswith("substring(") for v in a.value_sqls) else ""
-        lines.append(f"    index on {' AND '.join(a.names)} ({', '.join(a.value_sqls)}){like}: {len(a.keys)} keys, "
-                     f"{len(a.templates)} templates, {members} subscriptions (per template: "
-                     f"{', '.join(map(str, sizes[:8]))}{', ...' if len(sizes) > 8 else ''})")
-    lines += format_ranges(plan)
-    trivial = [t for a in plan.accesses for t in a.templates if t.trivial(a.value_sqls)]
-    lines.append(f"    templated candidates evaluated per message: ~{plan.candidates_per_message()} of {len(plan.names)}, "
-                 f"+ ~{plan.candidates_per_message(joined=True)} matched by the index alone ({len(trivial)} templates, "
-                 f"{sum(len(t.members) for t in trivial)} subscriptions, whose whole selector the index implies) "
-                 "(estimate: key combinations named by the subscriptions equally frequent); conjuncts the index "
-                 "implies are not evaluated again")
-    return lines

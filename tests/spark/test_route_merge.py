@@ -124,7 +124,7 @@ def test_own_methods_equal_the_guard_and_stay_jit_able(spark, messages, monkeypa
     native, fallback = _split(subs, messages.schema, d)
     tp = plan_templates(native, messages.schema, d, Binding())
     rest = plan_routing(list(tp.rest), [], messages.schema, d)
-    assert tp.accesses and rest.guard_column is None and 0 < rest.case_count <= route_merge.OWN_MAX_CASES
+    assert tp.accesses and rest.guard_column is None and rest.case_count > 0 and route_merge.own_parts(rest)
     today = F.sort_array(F.expr(plan_sql(plan_routing(native, [], messages.schema, d, index=False, guard=False))))
     seen = set()
     for subexpr in ("true", "false"):

@@ -6,6 +6,7 @@ column; jms and activemq, ANSI on and off; one DataFrame per setting.
 """
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
@@ -155,11 +156,16 @@ def _long(rng, i):
     return Subscription(f"l{i:03d}", " AND ".join([_access(rng)] + rng.sample(heavy, rng.randrange(2, 5))))
 
 
+#: Estates of `_long` selectors (and as many of `_selectors` above 24: templates, several groups).
+SMALL = [*range(4, 25, 2), 40, 80]
+
+
 def test_small_plans_stay_jit_able(spark, messages):
     """Below `JIT_CASES` CASEs a plan of long selectors can pass HotSpot's 8,000-byte JIT limit
-    (measured: 17-23 realistic CASEs, 8.3-10.2 KB, 2x slower): `JIT_SQL_CHARS` guards it. Every
-    estate of 4-24 long selectors compiles to methods of at most 8,000 bytes, guarded or not, and
-    gives the single-CASE plan's names, ANSI on and off."""
+    (measured: 17-23 realistic CASEs, 8.3-10.2 KB, 2x slower): above `JIT_SQL_CHARS` it is written
+    in parts of their own (`route_merge.own_parts`), or guarded when the session's subexpression
+    elimination is off. Every estate compiles to methods of at most 8,000 bytes either way, with
+    and without templates, and gives the single-CASE plan's names, ANSI on and off."""
     from pyspark.sql import functions as F
 
     from test_route_merge import _codegen
@@ -167,15 +173,18 @@ def test_small_plans_stay_jit_able(spark, messages):
     d = get_dialect("jms")
     rng = random.Random(5)
     df, cols, kinds = messages, ["id"], set()
-    for n in range(4, 25, 2):
-        native, _ = _split([_long(rng, i) for i in range(n)], messages.schema, d)
+    for n in SMALL:
+        subs = [_long(rng, i) for i in range(n)] + (_selectors(n, seed=n) if n > 24 else [])
+        native, _ = _split(subs, messages.schema, d)
         plan = plan_routing(native, [], messages.schema, d)
         kinds.add((plan.guard_column is not None, plan.case_count <= JIT_CASES))
-        for templates in (True, False):  # (False: every subscription in the CASE plan)
-            tagged = tag_matches(messages, native, [], dialect=d, column=f"m{n}", templates=templates)
-            with sql_conf(spark, {"spark.sql.adaptive.enabled": "false"}):
+        for templates, subexpr in itertools.product((True, False), ("true", "false")):
+            # (templates False: every subscription in the CASE plan)
+            conf = {"spark.sql.adaptive.enabled": "false", "spark.sql.subexpressionElimination.enabled": subexpr}
+            with sql_conf(spark, conf):
+                tagged = tag_matches(messages, native, [], dialect=d, column=f"m{n}", templates=templates)
                 stages, biggest = _codegen(tagged.select("id", F.explode_outer(f"m{n}")))
-            assert 0 < biggest <= 8000, (n, templates, plan.case_count, plan.guard_column, biggest)
+            assert 0 < biggest <= 8000, (n, templates, subexpr, plan.case_count, plan.guard_column, biggest)
         today = plan_sql(plan_routing(native, [], messages.schema, d, index=False, guard=False))
         df = tag_matches(df, native, [], dialect=d, column=f"m{n}").withColumn(f"t{n}", F.sort_array(F.expr(today)))
         cols += [f"m{n}", f"t{n}"]
@@ -183,7 +192,7 @@ def test_small_plans_stay_jit_able(spark, messages):
     for ansi in ("true", "false"):
         with sql_conf(spark, {"spark.sql.ansi.enabled": ansi}):
             rows = df.select(*cols).collect()
-        assert all(r[f"m{n}"] == r[f"t{n}"] for r in rows for n in range(4, 25, 2)), ansi
+        assert all(r[f"m{n}"] == r[f"t{n}"] for r in rows for n in SMALL), ansi
         assert sum(len(r["t24"]) for r in rows) > 100
 
 
