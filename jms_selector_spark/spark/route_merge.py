@@ -24,8 +24,9 @@ two changes pay and are made here:
   2M messages × 1,000 subscriptions, full topic pass 18.06 → 15.25 CPU s together with the
   names read as a field (`route_templates.names_sql_of`) (README).
 - **The CASE plan in parts of its own** (`own_parts`, #16 stop 28). `route_plan`'s CASE plan,
-  cut at its top level (each group's CASE, split by values when long; the general names in
-  runs) into parts of at most `PART_CHARS` characters of SQL, each its own method the same way.
+  cut at its top level (each group's CASE, split by values when long, a long branch cut the
+  same way; the general names in runs) into parts of at most `PART_CHARS` characters of SQL,
+  each its own method the same way.
   This replaced the guard for CASE plans of 13-200 CASEs: 2M messages, 16 / 20 / 30 realistic
   subscriptions, 6 interleaved rounds: 3.13 / 3.16 / 3.16 CPU s guarded, 1.82 / 2.00 / 2.00 in
   parts (largest method 3.5-3.8 KB).
@@ -99,42 +100,71 @@ def own_methods(messages=None) -> bool:
 
 def own_parts(plan) -> "list[str] | None":
     """The SQL of `route_plan`'s CASE plan ``plan`` (a `RoutingPlan`, no fallback) as parts of at
-    most `PART_CHARS` characters whose concatenation gives its names (in the same order): each
-    group's ``CASE <value> WHEN … ELSE [] END``, split into several over disjoint sets of values
-    when longer (a message's value selects one branch in one of them, the others give []); the
-    general subscriptions in runs; small neighbours joined by ``concat``. None when a single
-    branch or subscription is longer than that, or the plan has more than
-    `route_plan.GUARD_MAX_CASES` CASEs (Spark's own split code is measured faster there)."""
-    from ..backends.sql_render import sql_string
-    from .route_plan import GUARD_MAX_CASES, _EMPTY, _names_sql, _node_sql
+    most `PART_CHARS` characters whose concatenation gives its names: each group's ``CASE <value>
+    WHEN … ELSE [] END``, split into several over disjoint sets of values when longer (a message's
+    value selects one branch in one of them, the others give []); a branch longer than that on its
+    own cut the same way, each of its parts behind its own ``CASE <value> WHEN <v> THEN <part>``;
+    the general subscriptions in runs; small neighbours joined by ``concat``. None when a single
+    subscription is longer than that, or the plan has more than `route_plan.GUARD_MAX_CASES`
+    CASEs (Spark's own split code is measured faster there)."""
+    from .route_plan import GUARD_MAX_CASES
 
     if plan.case_count > GUARD_MAX_CASES:
         return None
-    pieces = []
-    for g in plan.groups:
-        whens = [f"WHEN {sql_string(v)} THEN {_node_sql(c, plan.fragments) or _EMPTY}" for v, c in g.by_value.items()]
-        pieces.append(_runs(whens, lambda ws, g=g: _case(g.value_sql, ws, _EMPTY)))
-    if plan.general:
-        pieces.append(_runs(list(plan.general), lambda ns: _names_sql(ns, plan.fragments)))
-    if any(p is None for p in pieces):
-        return None
-    return _runs([p for ps in pieces for p in ps], lambda ps: ps[0] if len(ps) == 1 else f"concat({', '.join(ps)})")
+    parts = _node_parts(plan.root, plan.fragments, PART_CHARS)
+    return None if parts is None else _runs(parts, _concat, PART_CHARS)
 
 
-def _case(value_sql: str, whens: list, empty: str) -> str:
-    case = f"CASE {value_sql} {' '.join(whens)} ELSE {empty} END"
+def _node_parts(node, fragments, limit: int) -> "list[str] | None":
+    from ..backends.sql_render import sql_string
+    from .route_plan import _EMPTY, _names_sql, _node_sql
+
+    out = []
+    for g in node.groups:
+        whens = []
+        for v, c in g.by_value.items():
+            when = f"WHEN {sql_string(v)} THEN {_node_sql(c, fragments) or _EMPTY}"
+            if len(_case(g.value_sql, [when])) <= limit:
+                whens.append(when)
+                continue
+            head = f"WHEN {sql_string(v)} THEN "
+            inner = _node_parts(c, fragments, limit - len(_case(g.value_sql, [head])))
+            if inner is None:
+                return None
+            out += [_case(g.value_sql, [head + p]) for p in _runs(inner, _concat, limit - len(_case(g.value_sql, [head])))]
+        runs = _runs(whens, lambda ws, g=g: _case(g.value_sql, ws), limit)
+        if runs is None:
+            return None
+        out += runs
+    if node.general:
+        runs = _runs(list(node.general), lambda ns: _names_sql(ns, fragments), limit)
+        if runs is None:
+            return None
+        out += runs
+    return out
+
+
+def _concat(parts: list) -> str:
+    return parts[0] if len(parts) == 1 else f"concat({', '.join(parts)})"
+
+
+def _case(value_sql: str, whens: list) -> str:
+    from .route_plan import _EMPTY
+
+    case = f"CASE {value_sql} {' '.join(whens)} ELSE {_EMPTY} END"
     # one WHEN: the optimizer would push `own_method`'s size(...) into the branches (one of them
     # a literal), and the part would no longer be common to the IF's condition: inlined
-    return case if len(whens) > 1 else f"concat({case}, {empty})"
+    return case if len(whens) > 1 else f"concat({case}, {_EMPTY})"
 
 
-def _runs(items: list, render) -> "list[str] | None":
-    """``render`` of consecutive runs of ``items``, each as long as fits in `PART_CHARS`."""
+def _runs(items: list, render, limit: int) -> "list[str] | None":
+    """``render`` of consecutive runs of ``items``, each as long as fits in ``limit`` characters
+    (None: an item alone does not)."""
     out, run = [], []
     for it in items:
-        if len(render([it])) > PART_CHARS:
+        if len(render([it])) > limit:
             return None
-        if run and len(render(run + [it])) > PART_CHARS:
+        if run and len(render(run + [it])) > limit:
             out.append(render(run))
             run = []
         run.append(it)

@@ -29,16 +29,18 @@ group).
 
 **JIT-sized code.** Whole-stage codegen compiles a projection into one Java method; from ~18
 realistic CASEs (~5,500 characters of SQL) on it exceeds HotSpot's 8,000-byte JIT limit and runs
-interpreted (4-6x slower), and splitting the expression does not help inside whole-stage codegen.
-When the plan has more than `JIT_CASES` CASEs or `JIT_SQL_CHARS` characters of SQL (and at most
-`GUARD_MAX_CASES` CASEs: above, the method passes 64 KB, Spark gives
-whole-stage codegen up by itself, and that is measured faster than the guard; an indexed plan
-that large is replaced by the flat one, measured faster there), the Column carries a one-element ``array_sort`` (a `CodegenFallback`
+interpreted (4-6x slower). When the plan has more than `JIT_CASES` CASEs or `JIT_SQL_CHARS`
+characters of SQL (and at most `GUARD_MAX_CASES` CASEs: above, the method passes 64 KB, Spark
+gives whole-stage codegen up by itself, and that is measured faster; an indexed plan that large
+is replaced by the flat one, measured faster there), or sits beside templates, `tag_matches`
+writes it in parts, each compiled as a method of its own inside whole-stage codegen
+(`route_merge.own_parts`, `own_method`), like the templates. Where that cannot be done (the
+session's subexpression elimination off, or one subscription longer than a part), the Column
+carries the codegen guard instead: a one-element ``array_sort`` (a `CodegenFallback`
 expression, evaluated on its own and not around the CASEs), which keeps the projection out of
 whole-stage codegen; Spark then compiles it as an ordinary projection whose CASE branches are
 split into small methods — what ``spark.sql.codegen.hugeMethodLimit=8000`` does, without
-changing the session's configuration. Templates need no guard: `tag_matches` writes each as its
-own method inside whole-stage codegen (`route_merge.own_method`).
+changing the session's configuration.
 
 **Fallback subscriptions** (Arrow UDF, `route_fallback`): `tag_matches` has Python evaluate each
 one's non-native conjuncts only on the messages that pass its native ones (its gate); messages

@@ -147,17 +147,18 @@ def test_indexed_plan_equals_the_single_case_plan(spark, messages, dialect):
         assert total > 1000  # the comparison is not between empty arrays
 
 
-def _long(rng, i):
+def _long(rng, i, access=None):
     """A selector of several conjuncts with arithmetic, ranges, LIKE and ORs: ~400 characters of
     SQL, several times `_selectors`' (and more bytecode per CASE)."""
     heavy = [f"weight * 2 + JMSPriority > {rng.randrange(5000)}", f"weight BETWEEN {rng.randrange(100)} AND 4000",
              f"(color LIKE 'b%' OR region IN ('EU', 'US', 'APAC') OR JMSPriority - 1 < {rng.randrange(9)})",
              f"NOT (weight / 4 <= {rng.randrange(900)} AND code LIKE '5!_%' ESCAPE '!')"]
-    return Subscription(f"l{i:03d}", " AND ".join([_access(rng)] + rng.sample(heavy, rng.randrange(2, 5))))
+    return Subscription(f"l{i:03d}", " AND ".join([access or _access(rng)] + rng.sample(heavy, rng.randrange(2, 5))))
 
 
-#: Estates of `_long` selectors (and as many of `_selectors` above 24: templates, several groups).
-SMALL = [*range(4, 25, 2), 40, 80]
+#: Estates of `_long` selectors (and as many of `_selectors` above 24: templates, several groups;
+#: the last one: 30 of them and 20 on one JMSType).
+SMALL = [*range(4, 25, 2), 40, 80, 81]
 
 
 def test_small_plans_stay_jit_able(spark, messages):
@@ -168,6 +169,9 @@ def test_small_plans_stay_jit_able(spark, messages):
     and without templates, and gives the single-CASE plan's names, ANSI on and off."""
     from pyspark.sql import functions as F
 
+    from jms_selector_spark.backends.sql_render import sql_string
+    from jms_selector_spark.spark.route_merge import own_parts
+
     from test_route_merge import _codegen
 
     d = get_dialect("jms")
@@ -175,9 +179,13 @@ def test_small_plans_stay_jit_able(spark, messages):
     df, cols, kinds = messages, ["id"], set()
     for n in SMALL:
         subs = [_long(rng, i) for i in range(n)] + (_selectors(n, seed=n) if n > 24 else [])
+        if n == SMALL[-1]:  # and 20 of one type: a branch too long for one part is cut in parts too
+            subs = subs[:30] + [_long(rng, 100 + i, "JMSType = 'car'") for i in range(20)]
         native, _ = _split(subs, messages.schema, d)
         plan = plan_routing(native, [], messages.schema, d)
         kinds.add((plan.guard_column is not None, plan.case_count <= JIT_CASES))
+        if n == SMALL[-1]:
+            assert " ".join(own_parts(plan)).count(f"WHEN {sql_string('car')} THEN") > 1
         for templates, subexpr in itertools.product((True, False), ("true", "false")):
             # (templates False: every subscription in the CASE plan)
             conf = {"spark.sql.adaptive.enabled": "false", "spark.sql.subexpressionElimination.enabled": subexpr}
