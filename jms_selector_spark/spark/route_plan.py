@@ -395,8 +395,8 @@ def tag_matches(messages, native, fallback, *, dialect, binding: "dict | None" =
     # unless the CASE plan alone is one JIT-able method
     cases = own_parts(plan) if own and (tp is not None or plan.guard_column) else None
     if cases is not None:
-        own = [F.expr(own_method(p)) for p in cases + parts]
-        matches = F.concat(*own) if own else F.array().cast("array<string>")
+        exprs = [F.expr(own_method(p)) for p in cases + parts]
+        matches = F.concat(*exprs) if exprs else F.array().cast("array<string>")
     else:
         sql = plan_sql(plan)
         matches = F.expr(sql) if sql is not None else F.array().cast("array<string>")
