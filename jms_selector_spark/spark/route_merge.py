@@ -27,7 +27,9 @@ two changes pay and are made here:
   cut at its top level (each group's CASE, split by values when long, a long branch cut the
   same way; the general names in runs) into parts of at most `PART_CHARS` characters of SQL,
   each its own method the same way.
-  This replaced the guard for CASE plans of 13-200 CASEs: 2M messages, 16 / 20 / 30 realistic
+  This replaced the guard for CASE plans too large for one JIT-able method (more than
+  `route_plan.JIT_CASES` CASEs or `JIT_SQL_CHARS` characters, at most `GUARD_MAX_CASES`) and
+  beside templates (before: an own method up to 12 CASEs). 2M messages, 16 / 20 / 30 realistic
   subscriptions, 6 interleaved rounds: 3.13 / 3.16 / 3.16 CPU s guarded, 1.82 / 2.00 / 2.00 in
   parts (largest method 3.5-3.8 KB).
 """
@@ -117,7 +119,7 @@ def own_parts(plan) -> "list[str] | None":
 
 def _node_parts(node, fragments, limit: int) -> "list[str] | None":
     from ..backends.sql_render import sql_string
-    from .route_plan import _EMPTY, _names_sql, _node_sql
+    from .route_plan import _names_sql, _node_sql
 
     out = []
     for g in node.groups:
@@ -127,11 +129,13 @@ def _node_parts(node, fragments, limit: int) -> "list[str] | None":
             if len(_case(g.value_sql, [when])) <= limit:
                 whens.append(when)
                 continue
+            # a branch too long for one part: its node's parts, each behind its own WHEN
             head = f"WHEN {sql_string(v)} THEN "
-            inner = _node_parts(c, fragments, limit - len(_case(g.value_sql, [head])))
+            room = limit - len(_case(g.value_sql, [head]))
+            inner = _node_parts(c, fragments, room)
             if inner is None:
                 return None
-            out += [_case(g.value_sql, [head + p]) for p in _runs(inner, _concat, limit - len(_case(g.value_sql, [head])))]
+            out += [_case(g.value_sql, [head + p]) for p in _runs(inner, _concat, room)]
         runs = _runs(whens, lambda ws, g=g: _case(g.value_sql, ws), limit)
         if runs is None:
             return None
@@ -149,8 +153,6 @@ def _concat(parts: list) -> str:
 
 
 def _case(value_sql: str, whens: list) -> str:
-    from .route_plan import _EMPTY
-
     case = f"CASE {value_sql} {' '.join(whens)} ELSE {_EMPTY} END"
     # one WHEN: the optimizer would push `own_method`'s size(...) into the branches (one of them
     # a literal), and the part would no longer be common to the IF's condition: inlined
