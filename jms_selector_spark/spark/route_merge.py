@@ -37,6 +37,8 @@ from __future__ import annotations
 
 import re
 
+from .route_sql import EMPTY_NAMES as _EMPTY
+
 __all__ = ["MERGE", "OWN_METHODS", "PART_CHARS", "merged_sql", "own_method", "own_methods", "own_parts"]
 
 #: The non-shared templates of one index are matched by one filter (False: one filter per template).
@@ -48,7 +50,6 @@ OWN_METHODS = True
 #: 1.6 B of bytecode per character (`route_plan.JIT_SQL_CHARS`), so each method stays well under
 #: the 8,000-byte JIT limit (parts of 2,300-2,900 characters: 3.5-3.8 KB).
 PART_CHARS = 3000
-_EMPTY = "CAST(array() AS ARRAY<STRING>)"
 
 
 def merged_sql(access, a: int, items: list) -> str:

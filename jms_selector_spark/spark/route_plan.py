@@ -57,6 +57,7 @@ from dataclasses import dataclass, field
 from ..frontend import nodes as n
 from ..binder import Binding
 from ..semantics.types import JmsType as T
+from .route_sql import EMPTY_NAMES as _EMPTY
 
 __all__ = ["AccessPredicate", "RoutingPlan", "plan_routing", "matching_names", "tag_matches", "explain_routing",
            "JIT_CASES", "JIT_SQL_CHARS", "GUARD_MAX_CASES"]
@@ -306,7 +307,6 @@ def _guard_column(schema) -> "str | None":
 
 # -- the Column -----------------------------------------------------------------------------------
 
-_EMPTY = "CAST(array() AS ARRAY<STRING>)"
 #: TRUE, through a `CodegenFallback` (array_sort of one value): keeps its projection out of whole-stage codegen
 _GUARD = "size(array_sort(array({col}))) > 0"
 
