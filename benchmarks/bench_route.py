@@ -46,6 +46,10 @@ Issue #16 modes (instead of the above):
       python benchmarks/bench_route.py --matrix --equal-selectivity --rows 10000000 \
           --matrix-subs 10,100,1000 --baseline-subs "" --worst-subs "" --reps 3 --driver-memory 4g
 
+- ``--matrix --matching``: every variant is also timed as its matching alone (each message's array
+  of matching names, no output rows), in the same rounds: a topic pass's output grows with the
+  matches (8.5x from 100 to 1,000 equal-selectivity subscriptions) and costs the same in every
+  plan, so this shows the matching's own growth and speed-up beside the whole pass's.
 - ``--scale 1000,3000,10000 --driver-memory 1g``: plan, code generation, compile and run time at
   large counts, each phase timed on its own (`bench_route_scale`).
 """
@@ -374,6 +378,9 @@ def parse_args(argv):
     ap.add_argument("--equal-selectivity", action="store_true",
                     help="matrix: the realistic estate at each count is a subset of the largest one with the same "
                          "per-subscription selectivity distribution (see `equal_selectivity_estates`)")
+    ap.add_argument("--matching", action="store_true",
+                    help="matrix: also time each variant's matching alone (its array of matching names per message, "
+                         "no output rows), in the same rounds")
     ap.add_argument("--scale", default=None,
                     help="instead: plan / compile / run time of the indexed plan at these counts (e.g. 1000,3000,10000); "
                          "run it with --driver-memory 1g, PySpark's default")
@@ -629,10 +636,12 @@ def _split_subs(subs, schema, dialect):
     return native, fallback
 
 
-def routed_df(messages, subs, plan: str, dialect: str = "jms"):
+def routed_df(messages, subs, plan: str, dialect: str = "jms", *, output: bool = True):
     """Topic-mode routing of ``messages`` (one row per matched pair, one per dead letter) with the
     matching names computed by ``plan``: "indexed" (`route_plan.tag_matches`, what `route`
-    uses) or "baseline" (today's: one CASE per subscription in one array, whole-stage codegen)."""
+    uses) or "baseline" (today's: one CASE per subscription in one array, whole-stage codegen).
+    ``output=False``: the matching alone, one row per message holding only its array of matching
+    names (the columns the selectors read are scanned; no output row per matched pair)."""
     from pyspark.sql import functions as F
 
     from jms_selector_spark.semantics.dialects import get_dialect
@@ -647,20 +656,21 @@ def routed_df(messages, subs, plan: str, dialect: str = "jms"):
 
         old, route_merge.MERGE = route_merge.MERGE, False
         try:
-            return routed_df(messages, subs, "indexed", dialect)
+            return routed_df(messages, subs, "indexed", dialect, output=output)
         finally:
             route_merge.MERGE = old
     if plan == "indexed":  # what route does (fallback subscriptions: only the messages passing their gate)
         # unsorted, as `route`'s topic mode takes them (the baseline sorts, as `route` did)
         tagged = tag_matches(messages, native, fallback, dialect=d, column="__m", sort=False)
-        return tagged.select(*cols, F.explode_outer("__m").alias("subscription"))
+        return tagged.select(*cols, F.explode_outer("__m").alias("subscription")) if output else tagged.select("__m")
     if plan == "baseline":
         if fallback:
             raise ValueError("the baseline here routes native subscriptions only")
         col = F.sort_array(F.expr(plan_sql(plan_routing(native, [], messages.schema, d, index=False, guard=False))))
     else:
         raise ValueError(plan)
-    return messages.withColumn("__m", col).select(*cols, F.explode_outer("__m").alias("subscription"))
+    tagged = messages.withColumn("__m", col)
+    return tagged.select(*cols, F.explode_outer("__m").alias("subscription")) if output else tagged.select("__m")
 
 
 def _static_codegen(spark, messages, subs, plan):
@@ -738,7 +748,11 @@ def run_matrix(spark, args, data_dir: Path, results_path: Path) -> dict:
     of the same subscriptions), then ``--reps`` ABBA-interleaved rounds of all variants. Figures:
     median wall and JVM+Python CPU seconds. ``--equal-selectivity``: the realistic estates of
     every count have the same per-subscription selectivity (`equal_selectivity_estates`), for the
-    growth target (10 -> 100 -> 1,000 at equal selectivity)."""
+    growth target (10 -> 100 -> 1,000 at equal selectivity). ``--matching``: every variant is also
+    run as the matching alone (`routed_df` with ``output=False``: each message's array of matching
+    names, no output row per matched pair) in the same rounds, right after its full pass: how much
+    of a full pass is matching and how much is writing the output rows, which grow with the
+    matches whatever the plan."""
     data_dir.mkdir(parents=True, exist_ok=True)
     path = bn.ensure_archive(spark, data_dir, args.rows, args.seed, args.files)
     messages = spark.read.parquet(str(path))
@@ -771,6 +785,8 @@ def run_matrix(spark, args, data_dir: Path, results_path: Path) -> dict:
         df._jdf.queryExecution().executedPlan()
         plan_s = time.perf_counter() - t
         cold = _with_limit(spark, limit, lambda: timed_noop(df, cpu))
+        if args.matching:  # compiled and warmed like the full pass (untimed)
+            _with_limit(spark, limit, lambda: timed_noop(routed_df(messages, subs, plan, output=False), cpu))
         fp = _with_limit(spark, limit, lambda: _fingerprint(df))
         report = _with_limit(spark, limit, lambda: _static_codegen(spark, messages, subs, plan))
         key = (kind, n)
@@ -788,7 +804,7 @@ def run_matrix(spark, args, data_dir: Path, results_path: Path) -> dict:
         rp = plan_routing(list(tp.rest) if tp else native, fallback, messages.schema, get_dialect("jms"),
                           index=plan.startswith("indexed"), guard=plan != "baseline")
         evaluated = round(rp.estimated_evaluated() + (tp.candidates_per_message() if tp else 0), 2)
-        res[v] = {"plan_s": round(plan_s, 3), "cold": cold, "rows_out": fp[0], "runs": [],
+        res[v] = {"plan_s": round(plan_s, 3), "cold": cold, "rows_out": fp[0], "runs": [], "match_runs": [],
                   "codegen": codegen_summary(report), "groups": len(rp.groups),
                   "templates": sum(len(a.templates) for a in tp.accesses) if tp else 0,
                   "templated": len(tp.names) if tp else 0, "evaluated_per_message": evaluated}
@@ -801,21 +817,27 @@ def run_matrix(spark, args, data_dir: Path, results_path: Path) -> dict:
             kind, n, plan, limit = v
             df = routed_df(messages, gens[kind](n), plan)
             res[v]["runs"].append(_with_limit(spark, limit, lambda: timed_noop(df, cpu)))
+            if args.matching:
+                alone = routed_df(messages, gens[kind](n), plan, output=False)
+                res[v]["match_runs"].append(_with_limit(spark, limit, lambda: timed_noop(alone, cpu)))
         print(f"  round {r + 1} done; load {os.getloadavg()[0]:.1f}", flush=True)
     rows = []
+    cpu_med = lambda runs: (round(statistics.median(x["jvm"] + x["py"] for x in runs), 2)  # noqa: E731
+                            if runs and runs[0]["jvm"] is not None else None)
     for v, m in res.items():
         kind, n, plan, limit = v
         rows.append({"kind": kind, "subs": n, "plan": plan, "hugeMethodLimit": limit, "median_s": med(m["runs"]),
-                     "cpu_median_s": (round(statistics.median(x["jvm"] + x["py"] for x in m["runs"]), 2)
-                                      if m["runs"][0]["jvm"] is not None else None),
+                     "cpu_median_s": cpu_med(m["runs"]),
+                     "match_median_s": med(m["match_runs"]), "match_cpu_median_s": cpu_med(m["match_runs"]),
                      **{k: m[k] for k in ("plan_s", "rows_out", "codegen", "groups", "templates", "templated",
                                           "evaluated_per_message")},
-                     "cold_s": m["cold"]["wall"], "runs": m["runs"]})
+                     "cold_s": m["cold"]["wall"], "runs": m["runs"], "match_runs": m["match_runs"]})
     results = {"benchmark": "route_matrix", "rows_total": total, "reps": args.reps, "spark": spark.version,
                "cpus": os.cpu_count(), "loadavg_start": load_start, "loadavg_end": [round(x, 2) for x in os.getloadavg()],
                "variants": rows, "equal_selectivity": shares,
                "ratios": _matrix_ratios(rows), "outputs_equal": True}
-    return bn.publish(results, results_path, matrix_table, lambda r: matrix_table(r).splitlines()[-8:])
+    return bn.publish(results, results_path, matrix_table,
+                      lambda r: [x for x in matrix_table(r).splitlines() if x.startswith(("load", "ratios", "  "))])
 
 
 def _matrix_ratios(rows) -> list:
@@ -827,6 +849,10 @@ def _matrix_ratios(rows) -> list:
             ra, rb = get[a], get[b]
             out.append({"what": label, "wall": round(ra["median_s"] / rb["median_s"], 2),
                         "cpu": (round(ra["cpu_median_s"] / rb["cpu_median_s"], 2) if ra["cpu_median_s"] and rb["cpu_median_s"] else None)})
+            if ra.get("match_median_s") and rb.get("match_median_s"):  # --matching
+                wall, c = ra["match_median_s"] / rb["match_median_s"], (ra["match_cpu_median_s"], rb["match_cpu_median_s"])
+                out.append({"what": label + " (matching alone)", "wall": round(wall, 2),
+                            "cpu": round(c[0] / c[1], 2) if all(c) else None})
 
     ns = sorted({r["subs"] for r in rows if r["kind"] == "realistic"})
     for n in ns:
@@ -843,19 +869,26 @@ def _matrix_ratios(rows) -> list:
     return out
 
 
+def _fmt(x, width: int, digits: int) -> str:
+    return f"{x:>{width}.{digits}f}" if x is not None else f"{'-':>{width}}"
+
+
 def matrix_table(res) -> str:
     lines = [f"routing plans over {res['rows_total']:,} messages (topic: one row per matched pair + dead letters; noop sink); "
              f"medians of {res['reps']} ABBA-interleaved rounds; cpu = JVM + Python CPU s",
              f"{'subscriptions':24} {'plan':9} {'limit':>7} {'wall s':>8} {'cpu s':>7} {'cold s':>7} {'plan s':>7} "
-             f"{'groups':>6} {'tmpl':>5} {'eval/msg':>8} {'out rows':>12}  codegen"]
+             f"{'groups':>6} {'tmpl':>5} {'eval/msg':>8} {'out rows':>12} {'match s':>7} {'cpu s':>6}  codegen"]
     for r in res["variants"]:
         lines.append(f"{r['kind'] + ' ' + str(r['subs']):24} {r['plan']:9} {str(r['hugeMethodLimit'] or 'default'):>7} "
                      f"{r['median_s']:>8.2f} {r['cpu_median_s'] or 0:>7.1f} {r['cold_s']:>7.2f} {r['plan_s']:>7.2f} "
-                     f"{r['groups']:>6} {r.get('templates', 0):>5} {r['evaluated_per_message']:>8} {r['rows_out']:>12,}  "
-                     f"{r['codegen'][:60]}")
+                     f"{r['groups']:>6} {r.get('templates', 0):>5} {r['evaluated_per_message']:>8} {r['rows_out']:>12,} "
+                     f"{_fmt(r.get('match_median_s'), 7, 2)} {_fmt(r.get('match_cpu_median_s'), 6, 1)}  {r['codegen'][:60]}")
     if res.get("equal_selectivity"):
         lines.append("realistic estates of equal per-subscription selectivity (--equal-selectivity); mean matched share "
                      "per subscription: " + ", ".join(f"{n}: {v:.5f}" for n, v in res["equal_selectivity"].items()))
+    if any(r.get("match_median_s") for r in res["variants"]):
+        lines.append("match s, cpu s: the matching alone (--matching: each message's array of matching names, no "
+                     "output rows), wall and CPU medians of the same rounds")
     lines.append(f"load average {res.get('loadavg_start', ['?'])[0]} -> {res['loadavg_end'][0]} on {res['cpus']} CPUs")
     lines.append("ratios (wall; cpu):")
     for q in res["ratios"]:

@@ -184,9 +184,21 @@ def test_route_scale_bench_times_each_phase(spark, tmp_path):
 def test_route_matrix_bench_outputs_agree_between_plans(spark, tmp_path):
     results = _load("bench_route").main(
         ["--matrix", "--rows", "5000", "--reps", "1", "--matrix-subs", "10,30", "--baseline-subs", "30",
-         "--worst-subs", "30", "--data-dir", str(tmp_path)], spark=spark)
+         "--worst-subs", "30", "--matching", "--data-dir", str(tmp_path)], spark=spark)
     v = {(r["kind"], r["subs"], r["plan"], r["hugeMethodLimit"]): r for r in results["variants"]}
     assert len(v) == 7 and results["outputs_equal"]
+    # --matching: every variant also timed as its matching alone, in the same round, and its ratios given
+    assert all(len(r["match_runs"]) == len(r["runs"]) == 1 and r["match_median_s"] > 0 for r in v.values())
+    whats = [q["what"] for q in results["ratios"]]
+    assert "today's single CASE / indexed (default settings), 30 subs (matching alone)" in whats
+    assert "no access predicates: indexed / today's, 30 subs (matching alone)" in whats
+    # the matching alone: one array per message, the same names (as sets) from both plans
+    bench, messages = _load("bench_route"), spark.read.parquet(str(tmp_path / "messages-flat-5000-seed7"))
+    subs = bench.subscriptions(30, invalid=0)
+    sums = [bench.routed_df(messages, subs, plan, output=False).selectExpr(
+        "count(*) AS n", "sum(size(__m)) AS pairs", "sum(CAST(xxhash64(sort_array(__m)) AS DECIMAL(38, 0))) AS h").first()
+        for plan in ("indexed", "baseline")]
+    assert sums[0] == sums[1] and sums[0]["n"] == 5000 and 0 < sums[0]["pairs"] < v[("realistic", 30, "indexed", None)]["rows_out"]
     # same rows from every plan of the same subscriptions (fingerprints asserted in the run)
     assert v[("realistic", 30, "indexed", None)]["rows_out"] == v[("realistic", 30, "baseline", None)]["rows_out"]
     assert v[("realistic", 30, "indexed", None)]["groups"] > 0 and v[("no-access", 30, "indexed", None)]["groups"] == 0
