@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["EMPTY_NAMES", "TOKEN", "conjunct_spans", "implied", "like_prefix", "prefix_sql", "sql_access", "string_columns", "trivial"]
+__all__ = ["EMPTY_NAMES", "TOKEN", "conjunct_spans", "implied", "like_prefix", "prefix_sql", "sql_access",
+           "string_columns", "trivial"]
 
 #: An empty array of subscription names, as every routing plan writes it.
 EMPTY_NAMES = "CAST(array() AS ARRAY<STRING>)"
