@@ -389,8 +389,8 @@ def tag_matches(messages, native, fallback, *, dialect, binding: "dict | None" =
 
         native = list(tp.rest)
         messages, parts, drop = apply_templates(messages, tp)
-    own = own_methods(messages)  # (without subexpression elimination: ~2 B of bytecode per character)
-    plan = plan_routing(native, fallback, schema, dialect, b, index=index, jit_chars=JIT_SQL_CHARS // (1 if own else 2))
+    own = own_methods(messages)
+    plan = plan_routing(native, fallback, schema, dialect, b, index=index, jit_chars=_jit_chars(own))
     # the templates and the CASE plan in parts, each compiled as a method of its own (no guard),
     # unless the CASE plan alone is one JIT-able method
     cases = own_parts(plan) if own and (tp is not None or plan.guard_column) else None
@@ -410,6 +410,12 @@ def tag_matches(messages, native, fallback, *, dialect, binding: "dict | None" =
     return messages.withColumn(column, F.sort_array(matches) if sort else matches).drop(*drop)
 
 
+def _jit_chars(own: bool) -> int:
+    """The SQL length bound of one JIT-able method: without subexpression elimination (``own``
+    False) ~2 B of bytecode per character, half as many."""
+    return JIT_SQL_CHARS // (1 if own else 2)
+
+
 def _templates(native, schema, dialect, binding):
     """The `route_templates.TemplatePlan` of ``native``, or None when it templates nothing."""
     from .route_templates import plan_templates
@@ -422,7 +428,9 @@ def _templates(native, schema, dialect, binding):
 
 def explain_routing(schema, subscriptions, *, dialect="jms", index: bool = True, **binding) -> str:
     """The routing plan of ``subscriptions`` over a table of ``schema`` (a DataFrame's ``schema``,
-    or the DataFrame), as text: groups, access names, subscriptions evaluated per message."""
+    or the DataFrame), as text: groups, access names, subscriptions evaluated per message. Given
+    the DataFrame, the plan is the one `tag_matches` makes in its session (parts or guard follow
+    its subexpression elimination); given a schema, Spark's defaults."""
     from ..semantics.dialects import get_dialect
     from .hybrid import plan_subscriptions
     from .route_explain import format_plan
@@ -430,12 +438,13 @@ def explain_routing(schema, subscriptions, *, dialect="jms", index: bool = True,
     from .route_merge import own_methods
     from .subscriptions import normalize_subscriptions
 
+    own = own_methods(schema if hasattr(schema, "sparkSession") else None)
     schema = getattr(schema, "schema", schema)
     d = get_dialect(dialect)
     b = Binding.of(**binding)
     native, fallback, errors = plan_subscriptions(normalize_subscriptions(subscriptions), schema, d, b)
     tp = _templates(native, schema, d, b) if index else None
-    plan = plan_routing(list(tp.rest) if tp else native, fallback, schema, d, b, index=index)
-    text = format_plan(plan, invalid=[s.name for s, _ in errors], templates=tp, own=own_methods(None))
+    plan = plan_routing(list(tp.rest) if tp else native, fallback, schema, d, b, index=index, jit_chars=_jit_chars(own))
+    text = format_plan(plan, invalid=[s.name for s, _ in errors], templates=tp, own=own)
     # the planner's split of each fallback subscription: its native gate, what the UDF evaluates
     return "\n".join([text] + format_fallback(split_fallback(fallback, schema, d, b)))

@@ -15,7 +15,7 @@ from jms_selector_spark.backends.spark_sql import selector_to_sql
 from jms_selector_spark.binder import Binding
 from jms_selector_spark.frontend.errors import SelectorError, UnsupportedSelectorError
 from jms_selector_spark.semantics.dialects import get_dialect
-from jms_selector_spark.spark.route_plan import (GUARD_MAX_CASES, JIT_CASES, explain_routing, matching_names, plan_routing,
+from jms_selector_spark.spark.route_plan import (GUARD_MAX_CASES, JIT_CASES, JIT_SQL_CHARS, explain_routing, matching_names, plan_routing,
                                           plan_sql, tag_matches)
 from jms_selector_spark.spark.routing import Subscription, route
 
@@ -273,3 +273,25 @@ def test_explain_routing_shows_groups_and_cost(messages):
     plan = plan_routing([(Subscription(k, v), selector_to_sql(v, messages.schema)) for k, v in subs.items() if k != "f"],
                         [], messages.schema, get_dialect("jms"), Binding())
     assert plan.general == ("e",)
+
+
+def test_explain_routing_of_a_dataframe_follows_its_session(spark, messages):
+    """Given the DataFrame, `explain_routing` shows the plan `tag_matches` makes in its session:
+    in parts by default; guarded (from half the SQL length) with subexpression elimination off."""
+    d = get_dialect("jms")
+    rng = random.Random(7)
+    subs, chars = [], 0
+    while True:  # the longest estate JIT-able as one method (unless elimination is off)
+        more = subs + [_long(rng, len(subs))]
+        native, _ = _split(more, messages.schema, d)
+        n = len(plan_sql(plan_routing(native, [], messages.schema, d, guard=False)))
+        if n > JIT_SQL_CHARS:
+            break
+        subs, chars = more, n
+    assert JIT_SQL_CHARS // 2 < chars <= JIT_SQL_CHARS and len(subs) <= JIT_CASES, (chars, len(subs))
+    named = {s.name: s.selector for s in subs}
+    assert "one whole-stage-codegen method" in explain_routing(messages, named)
+    assert "one whole-stage-codegen method" in explain_routing(messages.schema, named)
+    with sql_conf(spark, {"spark.sql.subexpressionElimination.enabled": "false"}):
+        assert "kept out of whole-stage codegen" in explain_routing(messages, named)
+        assert "one whole-stage-codegen method" in explain_routing(messages.schema, named)  # Spark's defaults
