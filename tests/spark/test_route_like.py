@@ -25,7 +25,7 @@ pytestmark = pytest.mark.spark
 DDL = "id int, JMSCorrelationID string, JMSType string, customer string, n int"
 CORRELATIONS = [None, "ORD-1", "ORD-12", "ORD-", "ord-1", "", "ORD-1%x", "ORD_1", "ORD-1!x", "Zoë-7", "Zo", "Zoe",
                 "山田-1", "山", "ORD-1\n2", "!ORD", "ab%c", "abxc", "ORD-2026-0071"]
-CUSTOMERS = [None, "O'Brien", "Zoë Dubois", "Acme", "", "山田太郎", "Ac"]
+CUSTOMERS = [None, "O'Brien", "Zoë Dubois", "Acme", "", "山田太郎", "Ac", "Zo", "山", "ac", "A", "Zoë"]
 TYPES = [None, "car", "bus"]
 
 #: Each written 3 times (a template needs 2 members): LIKE prefixes of several lengths, escaped
@@ -109,3 +109,36 @@ def test_route_topic_and_queue_with_like_prefixes(spark, messages, ansi):
 def test_explain_shows_the_like_prefix_join(messages):
     text = explain_routing(messages, {s.name: s.selector for s in _subscriptions()})
     assert "index on JMSCorrelationID (substring(`JMSCorrelationID`, 1, 5)) LIKE prefix" in text
+
+
+def _paired():
+    """Equality AND LIKE prefix: 24 subscriptions on (JMSType, 2-character prefix), more than
+    `MIN_PAIR_MEMBERS`, some with a conjunct left to test; 6 on 3-character prefixes, too few for
+    an index of their own."""
+    subs = [Subscription(f"p{t}{i}{c}", f"JMSType = '{t}' AND customer LIKE '{p}%'" + (" AND n > 0" if c == "c" else ""))
+            for t in ("car", "bus") for i, p in enumerate(["Ac", "Zo", "山田", "O''"]) for c in "abc"]
+    return subs + [Subscription(f"q{t}{c}", f"customer LIKE 'Zoë%' AND JMSType = '{t}'") for t in ("car", "bus") for c in "abc"]
+
+
+@pytest.mark.parametrize("dialect", ["jms", "activemq"])
+def test_an_equality_and_a_like_prefix_share_one_index(spark, messages, dialect):
+    d = get_dialect(dialect)
+    subs = _paired()
+    native, fallback = _split(subs, messages.schema, d)
+    tp = plan_templates(native, messages.schema, d, Binding())
+    pair = [a for a in tp.accesses if a.value_sqls == ("`JMSType`", "substring(`customer`, 1, 2)")]
+    assert pair and len({nm for t in pair[0].templates for nm in t.members}) == 24
+    # both conjuncts implied by the index: the two-conjunct selectors are never evaluated
+    assert sum(t.trivial(pair[0].value_sqls) for t in pair[0].templates) == 4
+    assert not any("substring(`customer`, 1, 3)" in v for a in tp.accesses for v in a.value_sqls)
+    tagged = tag_matches(messages, native, fallback, dialect=d)
+    old = matching_names(native, fallback, messages.schema, dialect=d, index=False)
+    df = tagged.select("id", "__jms_matches", old.alias("old"))
+    want = _expected(d, subs)
+    assert sum(map(len, want.values())) > 60
+    for ansi in ("true", "false"):
+        with sql_conf(spark, {"spark.sql.ansi.enabled": ansi}):
+            rows = df.collect()
+        bad = [(r["id"], r["__jms_matches"], want[r["id"]]) for r in rows
+               if not (sorted(r["__jms_matches"]) == sorted(r["old"]) == want[r["id"]])]
+        assert not bad, (dialect, ansi, bad[:2])
