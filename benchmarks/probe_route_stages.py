@@ -88,15 +88,20 @@ def stages(messages, subs, k: int, unguarded: bool = False) -> dict:
     return out
 
 
+def _ratio(a: float, b: float) -> "float | None":
+    """``a / b``, None when ``b`` is not positive (tiny runs: a difference of medians can be 0)."""
+    return round(a / b, 2) if b > 0 else None
+
+
 def derived(m: dict) -> dict:
     """Ratios from the medians ``m`` ({stage: seconds})."""
     match_ix, match_base = m["match:indexed"] - m["scan"], m["match:baseline"] - m["scan"]
     return {"matching indexed s": round(match_ix, 2), "matching baseline s": round(match_base, 2),
             "explode (full - match), indexed s": round(m["full:indexed"] - m["match:indexed"], 2),
             "explode (full - match), baseline s": round(m["full:baseline"] - m["match:baseline"], 2),
-            "full: baseline / indexed": round(m["full:baseline"] / m["full:indexed"], 2),
-            "matching alone: baseline / indexed": round(match_base / match_ix, 2) if match_ix > 0 else None,
-            "bound (indexed matching free)": round(m["full:baseline"] / (m["full:indexed"] - match_ix), 2)}
+            "full: baseline / indexed": _ratio(m["full:baseline"], m["full:indexed"]),
+            "matching alone: baseline / indexed": _ratio(match_base, match_ix),
+            "bound (indexed matching free)": _ratio(m["full:baseline"], m["full:indexed"] - match_ix)}
 
 
 def main(argv=None, spark=None) -> dict:
