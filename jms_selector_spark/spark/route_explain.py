@@ -10,9 +10,10 @@ __all__ = ["format_plan", "format_templates"]
 
 
 def format_plan(plan: RoutingPlan, *, invalid: Iterable = (), max_values: int = 8, templates=None,
-                own: bool = True) -> str:
+                own: bool = True, schema=None) -> str:
     """The text of `route_plan.explain_routing`. ``own``: the session compiles the parts as methods of
-    their own (`route_merge.own_methods`: subexpression elimination on, Spark's default)."""
+    their own (`route_merge.own_methods`: subexpression elimination on, Spark's default); ``schema``:
+    the messages' (`format_templates`)."""
     from .route_merge import own_parts
 
     native = len(plan.fragments)
@@ -23,7 +24,7 @@ def format_plan(plan: RoutingPlan, *, invalid: Iterable = (), max_values: int = 
              f"(Arrow UDF); {len(invalid)} invalid"
              + (f" ({', '.join(invalid[:10])}{', ...' if len(invalid) > 10 else ''}: not routed)" if invalid else "")]
     if templates:
-        lines += format_templates(templates)
+        lines += format_templates(templates, schema)
     for g in sorted(plan.groups, key=lambda g: -len(g.members)):
         sizes = sorted(((len(c.names), v) for v, c in g.by_value.items()), reverse=True)
         shown = ", ".join(f"{v!r}: {k}" for k, v in sizes[:max_values])
@@ -61,9 +62,10 @@ def format_plan(plan: RoutingPlan, *, invalid: Iterable = (), max_values: int = 
     return "\n".join(lines)
 
 
-def format_templates(plan) -> list:
+def format_templates(plan, schema=None) -> list:
     """Lines for `format_plan`: the templates (`route_templates.TemplatePlan` ``plan``), their indexes,
-    candidates per message."""
+    candidates per message; given the ``schema``, how the message values are read (`route_keys`)."""
+    from .route_keys import format_keys
     from .route_ranges import format_ranges
 
     count = sum(len(a.templates) for a in plan.accesses)
@@ -83,4 +85,4 @@ def format_templates(plan) -> list:
                  f"{sum(len(t.members) for t in trivial)} subscriptions, whose whole selector the index implies) "
                  "(estimate: key combinations named by the subscriptions equally frequent); conjuncts the index "
                  "implies are not evaluated again")
-    return lines
+    return lines + ([format_keys(plan.accesses, schema)] if schema is not None else [])

@@ -385,7 +385,7 @@ def tag_matches(messages, native, fallback, *, dialect, binding: "dict | None" =
     schema, drop, parts = messages.schema, [], []
     tp = _templates(native, schema, dialect, b) if index and templates else None
     if tp is not None:
-        from .route_templates import apply_templates
+        from .route_keys import apply_templates
 
         native = list(tp.rest)
         messages, parts, drop = apply_templates(messages, tp)
@@ -445,6 +445,6 @@ def explain_routing(schema, subscriptions, *, dialect="jms", index: bool = True,
     native, fallback, errors = plan_subscriptions(normalize_subscriptions(subscriptions), schema, d, b)
     tp = _templates(native, schema, d, b) if index else None
     plan = plan_routing(list(tp.rest) if tp else native, fallback, schema, d, b, index=index, jit_chars=_jit_chars(own))
-    text = format_plan(plan, invalid=[s.name for s, _ in errors], templates=tp, own=own)
+    text = format_plan(plan, invalid=[s.name for s, _ in errors], templates=tp, own=own, schema=schema)
     # the planner's split of each fallback subscription: its native gate, what the UDF evaluates
     return "\n".join([text] + format_fallback(split_fallback(fallback, schema, d, b)))

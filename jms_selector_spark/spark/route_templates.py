@@ -25,7 +25,8 @@ equality or IN on a STRING value, the most selective of its conjuncts) is necess
 selector to be TRUE. For each set of access values (``JMSType``, or a pair) the literals the
 subscriptions name are its keys, numbered from 1; per message, `lookup_sql` reads the key number
 of its values from a constant ``MAP<STRING, INT>`` (nested for a pair) with ``try_element_at``: a
-NULL or unnamed value gets NULL, so no candidates, exactly "access predicate not TRUE". Per key a
+NULL or unnamed value gets NULL, so no candidates, exactly "access predicate not TRUE" (`route_keys`
+gives the same key numbers reading each value once, and compares STRING parameters as numbers). Per key a
 constant array holds the candidates of each template with their parameters,
 ``ARRAY<STRUCT<n: name, p0, p1, …>>``, and per template one expression::
 
@@ -55,7 +56,7 @@ from itertools import product
 
 from .route_sql import TOKEN as _TOKEN, conjunct_spans, implied, sql_access, string_columns, trivial as _trivial
 
-__all__ = ["template", "TemplatePlan", "plan_templates", "apply_templates", "MIN_MEMBERS", "MIN_TEMPLATED"]
+__all__ = ["template", "TemplatePlan", "plan_templates", "lookup_sql", "template_sql", "MIN_MEMBERS", "MIN_TEMPLATED"]
 
 #: A template with fewer members stays in the CASE plan (its own CASE costs less than a lambda).
 MIN_MEMBERS = 2
@@ -484,17 +485,4 @@ def template_sql(access: Access, a: int) -> list:
     if merge:  # one filter for them (`route_merge.merged_sql`)
         out.append(u.merged_sql(access, a, plain))
     return out + [_lambda_sql(access, a, j, d, many, body) for j, d, many, body in rest if many or not merge]
-
-
-def apply_templates(messages, plan: TemplatePlan):
-    """(``messages`` with each access's key number ``__jms_ix<a>_id`` (`lookup_sql`), [SQL of names
-    arrays], columns to drop)."""
-    from pyspark.sql import functions as F
-
-    parts, drop = [], []
-    for a, access in enumerate(plan.accesses):
-        messages = messages.withColumn(f"__jms_ix{a}_id", F.expr(lookup_sql(access)))
-        parts += template_sql(access, a)
-        drop.append(f"__jms_ix{a}_id")
-    return messages, parts, drop
 
