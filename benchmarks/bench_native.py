@@ -264,6 +264,24 @@ def _r4(x):
 # --------------------------------------------------------------------------------------------
 
 
+def processor() -> str:
+    """The processor as /proc/cpuinfo names it (model, family/model numbers, cache per core), or
+    ``platform.processor()``: the same code measured 2x apart on two machines of this workplace
+    that both call themselves "AMD EPYC", so every result says which one it ran on."""
+    try:
+        fields = {}
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if not line.strip():
+                    break  # the first processor is enough
+                k, _, v = line.partition(":")
+                fields.setdefault(k.strip(), v.strip())
+        return (f"{fields.get('model name', '?')} (family {fields.get('cpu family', '?')}, model "
+                f"{fields.get('model', '?')}, cache {fields.get('cache size', '?')})")
+    except OSError:
+        return platform.processor() or platform.machine()
+
+
 def _session(driver_memory: str, app: str = "jms-bench-native"):
     """The local[2] session every benchmark runs in (one per process)."""
     from pyspark.sql import SparkSession

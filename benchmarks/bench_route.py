@@ -50,6 +50,10 @@ Issue #16 modes (instead of the above):
   of matching names, no output rows), in the same rounds: a topic pass's output grows with the
   matches (8.5x from 100 to 1,000 equal-selectivity subscriptions) and costs the same in every
   plan, so this shows the matching's own growth and speed-up beside the whole pass's.
+- ``--matrix --floor-subs 100,1000``: at those counts also the output rows alone (`floor_df`: every
+  message exploded over a constant array of the estate's whole matches per message, nothing
+  matched), for the ratio ``growth floor``: the output rows alone at 1,000 over the whole pass at
+  100. What a pass at 1,000 spends beyond its floor is the matching's share of the growth target.
 - ``--scale 1000,3000,10000 --driver-memory 1g``: plan, code generation, compile and run time at
   large counts, each phase timed on its own (`bench_route_scale`).
 """
@@ -372,6 +376,9 @@ def parse_args(argv):
     ap.add_argument("--matrix-subs", default="10,30,100,300,1000", help="subscription counts of the matrix")
     ap.add_argument("--baseline-subs", default="100,1000", help="counts at which today's single-CASE plan runs too")
     ap.add_argument("--worst-subs", default="100,1000", help="counts of the no-access-predicate worst case")
+    ap.add_argument("--floor-subs", default="",
+                    help="counts (of --matrix-subs) at which the output rows alone are timed too: every message "
+                         "exploded over a constant array of the estate's whole matches per message, no matching")
     ap.add_argument("--no-tuned", action="store_true", help="leave out the tuned (limit 8000) variants")
     ap.add_argument("--lambda-plan", action="store_true",
                     help="also the indexed plan with one lambda per template (not merged per index: before route_merge)")
@@ -636,17 +643,22 @@ def _split_subs(subs, schema, dialect):
     return native, fallback
 
 
-def routed_df(messages, subs, plan: str, dialect: str = "jms", *, output: bool = True):
+def routed_df(messages, subs, plan: str, dialect: str = "jms", *, output: bool = True, names_per_message: int = 0):
     """Topic-mode routing of ``messages`` (one row per matched pair, one per dead letter) with the
     matching names computed by ``plan``: "indexed" (`route_plan.tag_matches`, what `route`
     uses) or "baseline" (today's: one CASE per subscription in one array, whole-stage codegen).
     ``output=False``: the matching alone, one row per message holding only its array of matching
-    names (the columns the selectors read are scanned; no output row per matched pair)."""
+    names (the columns the selectors read are scanned; no output row per matched pair).
+    "floor": no matching at all, every message exploded over a constant array of
+    ``names_per_message`` of the subscriptions' names: what writing about as many output rows
+    costs by itself (`floor_df`)."""
     from pyspark.sql import functions as F
 
     from jms_selector_spark.semantics.dialects import get_dialect
     from jms_selector_spark.spark.route_plan import plan_routing, plan_sql, tag_matches
 
+    if plan == "floor":
+        return floor_df(messages, subs, names_per_message, output=output)
     d = get_dialect(dialect)
     native, fallback = _split_subs(subs, messages.schema, d)
     cols = [F.col("`" + c.replace("`", "``") + "`") for c in messages.columns]
@@ -673,12 +685,30 @@ def routed_df(messages, subs, plan: str, dialect: str = "jms", *, output: bool =
     return tagged.select(*cols, F.explode_outer("__m").alias("subscription")) if output else tagged.select("__m")
 
 
-def _static_codegen(spark, messages, subs, plan):
+def floor_df(messages, subs, k: int, *, output: bool = True):
+    """The output's own cost: every message with every column, exploded over a constant array of
+    ``k`` subscription names (no selector is evaluated). With ``k`` the whole matches per message
+    of an estate, rounded down, it writes no more rows than the estate's topic pass (at most one
+    fewer per message), so its time is a lower bound on what that pass spends outside the
+    matching. ``output=False``: the array alone, one row per message."""
+    from pyspark.sql import functions as F
+
+    names = [nm for nm, _ in subs][:k] or [None]
+    arr = F.array(*[F.lit(nm) for nm in names]).cast("array<string>") if k else F.array().cast("array<string>")
+    tagged = messages.withColumn("__m", arr)
+    if not output:
+        return tagged.select("__m")
+    cols = [F.col("`" + c.replace("`", "``") + "`") for c in messages.columns]
+    return tagged.select(*cols, F.explode_outer("__m").alias("subscription"))
+
+
+def _static_codegen(spark, messages, subs, plan, names_per_message: int = 0):
     """`codegen_report` of the plan without adaptive execution (whose plan is final only once run)."""
     old = spark.conf.get("spark.sql.adaptive.enabled", None)
     spark.conf.set("spark.sql.adaptive.enabled", "false")
     try:
-        return codegen_report(spark, routed_df(messages, subs, plan)._jdf.queryExecution().executedPlan())
+        df = routed_df(messages, subs, plan, names_per_message=names_per_message)
+        return codegen_report(spark, df._jdf.queryExecution().executedPlan())
     finally:
         spark.conf.set("spark.sql.adaptive.enabled", old if old is not None else "true")
 
@@ -765,6 +795,8 @@ def run_matrix(spark, args, data_dir: Path, results_path: Path) -> dict:
         variants += [("realistic", n, "indexed-lambda", None)] if args.lambda_plan else []
         if n in ints(args.baseline_subs):
             variants.append(("realistic", n, "baseline", None))
+    for n in ints(args.floor_subs):  # after the estate's other plans: its row count sizes the floor
+        variants.append(("realistic", n, "floor", None))
     for n in ints(args.worst_subs):
         variants += [("no-access", n, "indexed", None), ("no-access", n, "baseline", None)]
     gens = {"realistic": lambda n: subscriptions(n, seed=args.subs_seed, invalid=0),
@@ -777,22 +809,33 @@ def run_matrix(spark, args, data_dir: Path, results_path: Path) -> dict:
     res = {}
     fingerprints = {}
     load_start = [round(x, 2) for x in os.getloadavg()]
+    per_message = {}  # floor variant -> names per message (the estate's output rows // messages, rounded down)
     for v in variants:
         kind, n, plan, limit = v
         subs = gens[kind](n)
+        key = (kind, n)
+        if plan == "floor":
+            if key not in fingerprints:
+                raise ValueError(f"--floor-subs {n}: the floor needs a plan of the same estate (--matrix-subs {n})")
+            per_message[v] = fingerprints[key][0] // total
+        k = per_message.get(v, 0)
         t = time.perf_counter()
-        df = routed_df(messages, subs, plan)
+        df = routed_df(messages, subs, plan, names_per_message=k)
         df._jdf.queryExecution().executedPlan()
         plan_s = time.perf_counter() - t
         cold = _with_limit(spark, limit, lambda: timed_noop(df, cpu))
-        if args.matching:  # compiled and warmed like the full pass (untimed)
-            _with_limit(spark, limit, lambda: timed_noop(routed_df(messages, subs, plan, output=False), cpu))
+        if args.matching and plan != "floor":  # compiled and warmed like the full pass (untimed)
+            _with_limit(spark, limit, lambda: timed_noop(
+                routed_df(messages, subs, plan, output=False, names_per_message=k), cpu))
         fp = _with_limit(spark, limit, lambda: _fingerprint(df))
-        report = _with_limit(spark, limit, lambda: _static_codegen(spark, messages, subs, plan))
-        key = (kind, n)
-        if key in fingerprints and fingerprints[key] != fp:
+        report = _with_limit(spark, limit, lambda: _static_codegen(spark, messages, subs, plan, k))
+        if plan == "floor":  # other rows by design: at most the estate's, one fewer per message at most
+            if not (fingerprints[key][0] - total <= fp[0] <= fingerprints[key][0]):
+                raise AssertionError(f"floor {n}: {fp[0]:,} rows against the estate's {fingerprints[key][0]:,}")
+        elif key in fingerprints and fingerprints[key] != fp:
             raise AssertionError(f"{kind} x {n}: {plan} limit={limit} gave {fp}, another plan gave {fingerprints[key]}")
-        fingerprints[key] = fp
+        else:
+            fingerprints[key] = fp
         from jms_selector_spark.semantics.dialects import get_dialect
         from jms_selector_spark.spark.route_plan import plan_routing
 
@@ -803,9 +846,10 @@ def run_matrix(spark, args, data_dir: Path, results_path: Path) -> dict:
         tp = plan_templates(native, messages.schema, get_dialect("jms"), Binding()) if plan.startswith("indexed") else None
         rp = plan_routing(list(tp.rest) if tp else native, fallback, messages.schema, get_dialect("jms"),
                           index=plan.startswith("indexed"), guard=plan != "baseline")
-        evaluated = round(rp.estimated_evaluated() + (tp.candidates_per_message() if tp else 0), 2)
+        evaluated = (0 if plan == "floor" else
+                     round(rp.estimated_evaluated() + (tp.candidates_per_message() if tp else 0), 2))
         res[v] = {"plan_s": round(plan_s, 3), "cold": cold, "rows_out": fp[0], "runs": [], "match_runs": [],
-                  "codegen": codegen_summary(report), "groups": len(rp.groups),
+                  "codegen": codegen_summary(report), "groups": 0 if plan == "floor" else len(rp.groups),
                   "templates": sum(len(a.templates) for a in tp.accesses) if tp else 0,
                   "templated": len(tp.names) if tp else 0, "evaluated_per_message": evaluated}
         print(f"{kind:9} {n:>6} {plan:8} limit={limit or 'default':7} plan {plan_s:6.2f} s, cold {cold['wall']:7.2f} s, "
@@ -815,10 +859,11 @@ def run_matrix(spark, args, data_dir: Path, results_path: Path) -> dict:
         order = variants if r % 2 == 0 else variants[::-1]
         for v in order:
             kind, n, plan, limit = v
-            df = routed_df(messages, gens[kind](n), plan)
+            k = per_message.get(v, 0)
+            df = routed_df(messages, gens[kind](n), plan, names_per_message=k)
             res[v]["runs"].append(_with_limit(spark, limit, lambda: timed_noop(df, cpu)))
-            if args.matching:
-                alone = routed_df(messages, gens[kind](n), plan, output=False)
+            if args.matching and plan != "floor":  # the floor matches nothing
+                alone = routed_df(messages, gens[kind](n), plan, output=False, names_per_message=k)
                 res[v]["match_runs"].append(_with_limit(spark, limit, lambda: timed_noop(alone, cpu)))
         print(f"  round {r + 1} done; load {os.getloadavg()[0]:.1f}", flush=True)
     rows = []
@@ -833,7 +878,8 @@ def run_matrix(spark, args, data_dir: Path, results_path: Path) -> dict:
                                           "evaluated_per_message")},
                      "cold_s": m["cold"]["wall"], "runs": m["runs"], "match_runs": m["match_runs"]})
     results = {"benchmark": "route_matrix", "rows_total": total, "reps": args.reps, "spark": spark.version,
-               "cpus": os.cpu_count(), "loadavg_start": load_start, "loadavg_end": [round(x, 2) for x in os.getloadavg()],
+               "cpus": os.cpu_count(), "processor": bn.processor(), "loadavg_start": load_start,
+               "loadavg_end": [round(x, 2) for x in os.getloadavg()],
                "variants": rows, "equal_selectivity": shares,
                "ratios": _matrix_ratios(rows), "outputs_equal": True}
     return bn.publish(results, results_path, matrix_table,
@@ -844,12 +890,12 @@ def _matrix_ratios(rows) -> list:
     get = {(r["kind"], r["subs"], r["plan"], r["hugeMethodLimit"]): r for r in rows}
     out = []
 
-    def ratio(label, a, b):
+    def ratio(label, a, b, twin=True):
         if a in get and b in get:
             ra, rb = get[a], get[b]
             out.append({"what": label, "wall": round(ra["median_s"] / rb["median_s"], 2),
                         "cpu": (round(ra["cpu_median_s"] / rb["cpu_median_s"], 2) if ra["cpu_median_s"] and rb["cpu_median_s"] else None)})
-            if ra.get("match_median_s") and rb.get("match_median_s"):  # --matching
+            if twin and ra.get("match_median_s") and rb.get("match_median_s"):  # --matching
                 wall, c = ra["match_median_s"] / rb["match_median_s"], (ra["match_cpu_median_s"], rb["match_cpu_median_s"])
                 out.append({"what": label + " (matching alone)", "wall": round(wall, 2),
                             "cpu": round(c[0] / c[1], 2) if all(c) else None})
@@ -863,6 +909,13 @@ def _matrix_ratios(rows) -> list:
         if r["plan"] == "indexed-lambda":
             ratio(f"{r['plan']} / indexed, {r['subs']} subs", (r["kind"], r["subs"], r["plan"], None), (r["kind"], r["subs"], "indexed", None))
     ratio("growth: indexed 1000 / 100 subs", ("realistic", 1000, "indexed", None), ("realistic", 100, "indexed", None))
+    # the output rows alone at 1,000 against the whole pass at 100: at or above the growth target's
+    # 2.5, no matching however cheap brings the whole pass's growth under it
+    ratio("growth floor: output rows alone at 1000 (no matching) / indexed 100 subs", ("realistic", 1000, "floor", None),
+          ("realistic", 100, "indexed", None), twin=False)
+    for n in ns:
+        ratio(f"output rows alone (floor) / indexed whole pass, {n} subs", ("realistic", n, "floor", None),
+              ("realistic", n, "indexed", None), twin=False)
     ratio("growth: indexed 100 / 10 subs", ("realistic", 100, "indexed", None), ("realistic", 10, "indexed", None))
     for n in sorted({r["subs"] for r in rows if r["kind"] == "no-access"}):
         ratio(f"no access predicates: indexed / today's, {n} subs", ("no-access", n, "indexed", None), ("no-access", n, "baseline", None))
@@ -889,7 +942,8 @@ def matrix_table(res) -> str:
     if any(r.get("match_median_s") for r in res["variants"]):
         lines.append("match s, cpu s: the matching alone (--matching: each message's array of matching names, no "
                      "output rows), wall and CPU medians of the same rounds")
-    lines.append(f"load average {res.get('loadavg_start', ['?'])[0]} -> {res['loadavg_end'][0]} on {res['cpus']} CPUs")
+    lines.append(f"load average {res.get('loadavg_start', ['?'])[0]} -> {res['loadavg_end'][0]} on {res['cpus']} CPUs"
+                 + (f": {res['processor']}" if res.get("processor") else ""))
     lines.append("ratios (wall; cpu):")
     for q in res["ratios"]:
         lines.append(f"  {q['what']}: {q['wall']:.2f}x; {q['cpu'] if q['cpu'] is not None else '-'}x")

@@ -134,13 +134,13 @@ def run_scale(spark, args, data_dir: Path, results_path: Path) -> dict:
         print(row, flush=True)
     results = {"benchmark": "route_scale", "rows_total": total, "driver_memory": args.driver_memory,
                "reps": args.reps, "spark": spark.version,
-               "loadavg_end": [round(x, 2) for x in os.getloadavg()], "scale": out}
+               "processor": bn.processor(), "loadavg_end": [round(x, 2) for x in os.getloadavg()], "scale": out}
     return bn.publish(results, results_path, table, summary_lines)
 
 
 def table(res) -> str:
     lines = [f"routing plan (topic), {res['rows_total']:,} messages, driver memory {res['driver_memory']}; "
-             f"plan phases: medians of {res['reps']} estates each",
+             f"plan phases: medians of {res['reps']} estates each" + (f"; {res['processor']}" if res.get("processor") else ""),
              f"{'subs':>6} {'build s':>8} {'optim s':>8} {'phys s':>7} {'codegen s':>9} {'compile s':>9} "
              f"{'method B':>9} {'1st run s':>9} {'(JIT s)':>7} {'2nd run s':>9} {'(JIT s)':>7}"]
     for r in res["scale"]:

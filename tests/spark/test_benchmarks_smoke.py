@@ -211,9 +211,14 @@ def test_route_matrix_bench_equal_selectivity_estates(spark, tmp_path):
     bench = _load("bench_route")
     results = bench.main(
         ["--matrix", "--equal-selectivity", "--rows", "5000", "--reps", "1", "--matrix-subs", "10,30",
-         "--baseline-subs", "", "--worst-subs", "", "--data-dir", str(tmp_path)], spark=spark)
+         "--baseline-subs", "", "--worst-subs", "", "--floor-subs", "30", "--data-dir", str(tmp_path)], spark=spark)
     shares = results["equal_selectivity"]
     assert set(shares) == {10, 30} and results["outputs_equal"]
+    # --floor-subs: the output rows alone, as many as the estate's pass writes less at most one per message
+    v = {(r["subs"], r["plan"]): r for r in results["variants"] if r["hugeMethodLimit"] is None}
+    routed, floor = v[(30, "indexed")]["rows_out"], v[(30, "floor")]["rows_out"]
+    assert routed - 5000 <= floor <= routed and floor >= 5000 and len(v[(30, "floor")]["runs"]) == 1
+    assert "output rows alone (floor) / indexed whole pass, 30 subs" in [q["what"] for q in results["ratios"]]
     # the 10-subscription estate is drawn from the 30 by their measured selectivity, not their order
     messages = spark.read.parquet(str(tmp_path / "messages-flat-5000-seed7"))
     estates, means = bench.equal_selectivity_estates(messages, [10, 30])
