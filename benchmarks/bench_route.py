@@ -693,9 +693,8 @@ def floor_df(messages, subs, k: int, *, output: bool = True):
     matching. ``output=False``: the array alone, one row per message."""
     from pyspark.sql import functions as F
 
-    names = [nm for nm, _ in subs][:k] or [None]
-    arr = F.array(*[F.lit(nm) for nm in names]).cast("array<string>") if k else F.array().cast("array<string>")
-    tagged = messages.withColumn("__m", arr)
+    names = F.array(*[F.lit(nm) for nm, _ in subs[:k]]).cast("array<string>")
+    tagged = messages.withColumn("__m", names)
     if not output:
         return tagged.select("__m")
     cols = [F.col("`" + c.replace("`", "``") + "`") for c in messages.columns]
