@@ -11,8 +11,9 @@
   because an earlier test had already raised the limit).
 - LIKE runs in linear time on the patterns that hang backtracking matchers.
 
-Budgets are CPU seconds of this process (``time.process_time``), so that other work on the machine
-does not make them flaky; the bugs they guard against cost tens of seconds.
+Budgets are CPU seconds of the thread that parses (``time.thread_time``), so that other work does
+not make them flaky: other processes, and the test process's other threads. The bugs they guard
+against cost tens of seconds.
 """
 from __future__ import annotations
 
@@ -53,17 +54,17 @@ SECOND = 1.0
 
 
 def timed(fn, *args, **kw):
-    start = time.process_time()
+    start = time.thread_time()
     result = fn(*args, **kw)
-    return result, time.process_time() - start
+    return result, time.thread_time() - start
 
 
 def clean_error(text, dialect="jms"):
     """``text`` must fail with a SelectorError (not RecursionError) in under a second."""
-    start = time.process_time()
+    start = time.thread_time()
     with pytest.raises(SelectorError) as info:
         parse(text, dialect=dialect)
-    elapsed = time.process_time() - start
+    elapsed = time.thread_time() - start
     assert elapsed < SECOND, f"{elapsed:.2f}s"
     assert not isinstance(info.value.__cause__, RecursionError)
     return info.value
@@ -102,7 +103,9 @@ def test_a_long_run_of_signs_on_a_literal_is_linear(dialect):
     # 60,000 minus signs fold into one literal; `--` must not start a scan for a line end each time.
     text = "a = " + "-" * 60_000 + "1"
     sel, elapsed = timed(parse, text, dialect=dialect)
-    assert elapsed < SECOND
+    # 0.32-0.45 s per dialect when run alone on a slow 2-core machine, once 1.07 s (process time) in a
+    # full CI run there; the quadratic scan it guards against took tens of seconds
+    assert elapsed < 2 * SECOND
     assert sel.root.right.value == 1
 
 
