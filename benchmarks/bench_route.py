@@ -655,7 +655,7 @@ def routed_df(messages, subs, plan: str, dialect: str = "jms", *, output: bool =
     from pyspark.sql import functions as F
 
     from jms_selector_spark.semantics.dialects import get_dialect
-    from jms_selector_spark.spark.route_plan import plan_routing, plan_sql, tag_matches
+    from jms_selector_spark.spark.route_plan import plan_routing, single_case_sql, tag_matches
 
     if plan == "floor":
         return floor_df(messages, subs, names_per_message, output=output)
@@ -678,7 +678,7 @@ def routed_df(messages, subs, plan: str, dialect: str = "jms", *, output: bool =
     if plan == "baseline":
         if fallback:
             raise ValueError("the baseline here routes native subscriptions only")
-        col = F.sort_array(F.expr(plan_sql(plan_routing(native, [], messages.schema, d, index=False, guard=False))))
+        col = F.sort_array(F.expr(single_case_sql(plan_routing(native, [], messages.schema, d, index=False))))
     else:
         raise ValueError(plan)
     tagged = messages.withColumn("__m", col)

@@ -58,14 +58,13 @@ def stages(messages, subs, k: int, unguarded: bool = False) -> dict:
     from jms_selector_spark.backends.sql_render import sql_identifier
     from jms_selector_spark.semantics.dialects import get_dialect
     from jms_selector_spark.spark import route_plan
-    from jms_selector_spark.spark.route_plan import plan_routing, plan_sql, tag_matches
+    from jms_selector_spark.spark.route_plan import plan_routing, single_case_sql, tag_matches
 
     d = get_dialect("jms")
     cols = [F.col("`" + c.replace("`", "``") + "`") for c in messages.columns]
     native, fallback = br._split_subs(subs, messages.schema, d)
     names = F.array(*[F.lit(f"sub-{i:04d}") for i in range(k)])
-    baseline = F.sort_array(F.expr(plan_sql(plan_routing(native, [], messages.schema, d, index=False,
-                                                         guard=False))))
+    baseline = F.sort_array(F.expr(single_case_sql(plan_routing(native, [], messages.schema, d, index=False))))
     guard = F.expr(route_plan._GUARD.format(col=sql_identifier(route_plan._guard_column(messages.schema))))
     out = {
         "scan": messages.select(*cols),

@@ -9,7 +9,7 @@ import pytest
 from jms_selector_spark.binder import Binding
 from jms_selector_spark.semantics.dialects import get_dialect
 from jms_selector_spark.spark import route_merge
-from jms_selector_spark.spark.route_plan import plan_routing, plan_sql, tag_matches
+from jms_selector_spark.spark.route_plan import plan_routing, single_case_sql, tag_matches
 from jms_selector_spark.spark.route_templates import _distinct, plan_templates, shared, template_sql
 from jms_selector_spark.spark.routing import Subscription, route
 
@@ -66,7 +66,7 @@ def test_merged_equals_one_lambda_per_template(spark, messages, monkeypatch):
 
     d = get_dialect("jms")
     native, fallback = _split(_subscriptions(220, seed=4) + _extra(), messages.schema, d)
-    today = F.sort_array(F.expr(plan_sql(plan_routing(native, [], messages.schema, d, index=False, guard=False))))
+    today = F.sort_array(F.expr(single_case_sql(plan_routing(native, [], messages.schema, d, index=False))))
     got = {}
     for ansi in ("true", "false"):
         with sql_conf(spark, {"spark.sql.ansi.enabled": ansi}):
@@ -90,7 +90,7 @@ def test_route_topic_and_queue_merged(spark, messages, monkeypatch, ansi):
     d = get_dialect("jms")
     subs = _subscriptions(150, seed=21) + _extra()
     native, _ = _split(subs, messages.schema, d)
-    today = plan_sql(plan_routing(native, [], messages.schema, d, index=False, guard=False))
+    today = single_case_sql(plan_routing(native, [], messages.schema, d, index=False))
     with sql_conf(spark, {"spark.sql.ansi.enabled": ansi}):
         expected = {r["id"]: r["m"] for r in messages.select("id", F.sort_array(F.expr(today)).alias("m")).collect()}
         for merge in SETTINGS:
@@ -125,7 +125,7 @@ def test_own_methods_equal_the_guard_and_stay_jit_able(spark, messages, monkeypa
     tp = plan_templates(native, messages.schema, d, Binding())
     rest = plan_routing(list(tp.rest), [], messages.schema, d)
     assert tp.accesses and rest.guard_column is None and rest.case_count > 0 and route_merge.own_parts(rest)
-    today = F.sort_array(F.expr(plan_sql(plan_routing(native, [], messages.schema, d, index=False, guard=False))))
+    today = F.sort_array(F.expr(single_case_sql(plan_routing(native, [], messages.schema, d, index=False))))
     seen = set()
     for subexpr in ("true", "false"):
         conf = {"spark.sql.ansi.enabled": ansi, "spark.sql.subexpressionElimination.enabled": subexpr,

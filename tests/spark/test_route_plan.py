@@ -16,7 +16,7 @@ from jms_selector_spark.binder import Binding
 from jms_selector_spark.frontend.errors import SelectorError, UnsupportedSelectorError
 from jms_selector_spark.semantics.dialects import get_dialect
 from jms_selector_spark.spark.route_plan import (GUARD_MAX_CASES, JIT_CASES, JIT_SQL_CHARS, explain_routing, matching_names, plan_routing,
-                                          plan_sql, tag_matches)
+                                          plan_sql, single_case_sql, tag_matches)
 from jms_selector_spark.spark.routing import Subscription, route
 
 from conftest import sql_conf
@@ -125,7 +125,7 @@ def test_indexed_plan_equals_the_single_case_plan(spark, messages, dialect):
         cols.append(matching_names(nat, [], schema, dialect=d).alias(f"{label}_new"))
         cols.append(matching_names(nat, [], schema, dialect=d, index=False).alias(f"{label}_noindex"))
         # today's plan: one CASE per subscription in one array, sorted
-        today = plan_sql(plan_routing(nat, [], schema, d, index=False, guard=False))
+        today = single_case_sql(plan_routing(nat, [], schema, d, index=False))
         cols.append(F.sort_array(F.expr(today)).alias(f"{label}_today"))
     # above GUARD_MAX_CASES (forced here with guard_max=0): the flat plan, one CASE per
     # subscription, without the guard (Spark's own fallback from whole-stage codegen)
@@ -193,7 +193,7 @@ def test_small_plans_stay_jit_able(spark, messages):
                 tagged = tag_matches(messages, native, [], dialect=d, column=f"m{n}", templates=templates)
                 stages, biggest = _codegen(tagged.select("id", F.explode_outer(f"m{n}")))
             assert 0 < biggest <= 8000, (n, templates, subexpr, plan.case_count, plan.guard_column, biggest)
-        today = plan_sql(plan_routing(native, [], messages.schema, d, index=False, guard=False))
+        today = single_case_sql(plan_routing(native, [], messages.schema, d, index=False))
         df = tag_matches(df, native, [], dialect=d, column=f"m{n}").withColumn(f"t{n}", F.sort_array(F.expr(today)))
         cols += [f"m{n}", f"t{n}"]
     assert {(True, True), (False, True)} <= kinds  # guarded by the SQL's length alone; not guarded
@@ -213,7 +213,7 @@ def test_route_with_the_plan_keeps_topic_and_queue_results(spark, messages):
     assert plan_routing(native, fallback, messages.schema, d).groups
     from pyspark.sql import functions as F
 
-    today = plan_sql(plan_routing(native, [], messages.schema, d, index=False, guard=False))
+    today = single_case_sql(plan_routing(native, [], messages.schema, d, index=False))
     expected = {r["id"]: r["m"] for r in messages.select("id", F.sort_array(F.expr(today)).alias("m")).collect()}
     got_topic = {}
     for r in topic.select("id", "subscription").collect():

@@ -10,7 +10,7 @@ import pytest
 from jms_selector_spark.binder import Binding
 from jms_selector_spark.semantics.dialects import get_dialect
 from jms_selector_spark.spark import route_ranges
-from jms_selector_spark.spark.route_plan import explain_routing, plan_routing, plan_sql, tag_matches
+from jms_selector_spark.spark.route_plan import explain_routing, plan_routing, single_case_sql, tag_matches
 from jms_selector_spark.spark.route_templates import plan_templates, shared
 from jms_selector_spark.spark.routing import Subscription
 
@@ -85,7 +85,7 @@ def test_buckets_equal_the_single_case_plan(spark, ranged, dialect):
         assert set(split) == {"`ts`", "`price`", "`weight`", "`qty`"}, split
         assert {r.type for r in split.values()} == {"BIGINT", "DOUBLE", "INT"}
         assert any(shared(a, j) for a in tp.accesses for j in route_ranges.plan_ranges(a))
-    today = F.sort_array(F.expr(plan_sql(plan_routing(native, [], messages.schema, d, index=False, guard=False))))
+    today = F.sort_array(F.expr(single_case_sql(plan_routing(native, [], messages.schema, d, index=False))))
     for ansi in ("true", "false"):
         with sql_conf(spark, {"spark.sql.ansi.enabled": ansi}):
             rows = tag_matches(messages, native, fallback, dialect=d).withColumn("__today", today) \

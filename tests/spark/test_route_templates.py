@@ -10,7 +10,7 @@ import pytest
 
 from jms_selector_spark.binder import Binding
 from jms_selector_spark.semantics.dialects import get_dialect
-from jms_selector_spark.spark.route_plan import explain_routing, plan_routing, plan_sql, tag_matches
+from jms_selector_spark.spark.route_plan import explain_routing, plan_routing, single_case_sql, tag_matches
 from jms_selector_spark.spark.route_templates import plan_templates
 from jms_selector_spark.spark.routing import Subscription, route
 
@@ -87,7 +87,7 @@ def test_templates_equal_the_single_case_plan(spark, messages, dialect):
         assert len(native) > 180
     tp = plan_templates(native, messages.schema, d, Binding())
     templated = len(tp.names)
-    today = F.sort_array(F.expr(plan_sql(plan_routing(native, [], messages.schema, d, index=False, guard=False))))
+    today = F.sort_array(F.expr(single_case_sql(plan_routing(native, [], messages.schema, d, index=False))))
     for ansi in ("true", "false"):
         with sql_conf(spark, {"spark.sql.ansi.enabled": ansi}):
             tagged = tag_matches(messages, native, fallback, dialect=d).withColumn("__today", today)
@@ -112,7 +112,7 @@ def test_route_topic_and_queue_with_templates(spark, messages):
     subs = _subscriptions(150, seed=21)
     native, _ = _split(subs, messages.schema, d)
     assert len(plan_templates(native, messages.schema, d, Binding()).names) > 80
-    today = plan_sql(plan_routing(native, [], messages.schema, d, index=False, guard=False))
+    today = single_case_sql(plan_routing(native, [], messages.schema, d, index=False))
     expected = {r["id"]: r["m"] for r in messages.select("id", F.sort_array(F.expr(today)).alias("m")).collect()}
     for ansi in ("true", "false"):
         with sql_conf(spark, {"spark.sql.ansi.enabled": ansi}):
