@@ -3,6 +3,7 @@ in ONE process, ONE SparkSession, interleaved.
 
     python benchmarks/bench_before_after.py                          # before = ce90b23, 2M rows, 5 rounds
     python benchmarks/bench_before_after.py --before HEAD~3 --rows 200000 --reps 2
+    python benchmarks/bench_before_after.py --only route --before 73c933e --reps 5   # #16 stop 31
 
 The older commit's ``jms_selector_spark`` is extracted with ``git archive`` into a temporary
 directory and imported as ``jms_selector_spark_before`` (the package imports itself relatively;
@@ -19,6 +20,11 @@ round. Sections (``--only``):
     The two `bench_udf` selectors through the fallback UDF `jms_filter` uses (``selector_udf``,
     forced for the whole selector) of before and of after, against the hand-written
     ``@arrow_udf`` of the same predicate: ``hand / fallback`` (target >= 0.9).
+``route`` (only with ``--only route``)
+    `route` (topic mode, every column of every output row to the noop sink) of before and of
+    after for ``--route-estates`` (``realistic:1000``: `bench_route.subscriptions`,
+    ``no-access:150``: `bench_route.noaccess_subscriptions`), outputs asserted equal (rows and an
+    order-independent checksum): ``before / after`` of the wall and CPU medians, and paired.
 ``compile``
     parse + bind + lower + translate (``selector_to_sql(text, schema)`` with the parse cache
     cleared before every call) for every selector of both sections, before and after alternating
@@ -48,7 +54,9 @@ for p in (str(ROOT), str(HERE)):
 
 NAME = "before_after"
 BEFORE_NAME = "jms_selector_spark_before"
-SECTIONS = ("native", "udf", "compile")
+SECTIONS = ("native", "udf", "route", "compile")
+#: without --only (route: compare with a recent commit, ``--before``; the default one predates the routing plan)
+DEFAULT_SECTIONS = ("native", "udf", "compile")
 TARGETS = {"native": 0.97, "udf": 0.9}
 
 
@@ -191,6 +199,39 @@ def run_udf(spark, df, before, after, args, log=print) -> list:
     return out
 
 
+def _route_estates(text: str) -> list:
+    """``[(kind, n)]`` of ``--route-estates`` (``realistic:1000,no-access:150``)."""
+    out = []
+    for item in text.split(","):
+        kind, _, n = item.strip().partition(":")
+        if kind not in ("realistic", "no-access") or not n.isdigit():
+            raise ValueError(f"--route-estates: {item!r} is not realistic:N or no-access:N")
+        out.append((kind, int(n)))
+    return out
+
+
+def run_route(spark, df, before, after, args, log=print) -> list:
+    import bench_route as br
+
+    cpu = br.spark_cpu_reader(spark)
+    out = []
+    for kind, n in _route_estates(args.route_estates):
+        subs = br.subscriptions(n, invalid=0) if kind == "realistic" else br.noaccess_subscriptions(n)
+        variants = {side: pkg.route(df, subs, mode="topic") for side, pkg in (("before", before), ("after", after))}
+        prints = {side: br._fingerprint(v) for side, v in variants.items()}
+        assert prints["before"] == prints["after"], (kind, n, prints)
+        t, _, c = interleaved(variants, args.reps, args.warmup, cpu=cpu)
+        m, mc = {k: _med(v) for k, v in t.items()}, c and {k: _med(v) for k, v in c.items()}
+        row = {"name": f"{kind} {n}", "rows_out": prints["after"][0], "times_s": t, "cpu_s": c, "median_s": m,
+               "cpu_median_s": mc, "before_over_after": _ratio(m["before"], m["after"]),
+               "before_over_after_cpu": mc and _ratio(mc["before"], mc["after"]),
+               "paired": _paired(t["before"], t["after"]), "paired_cpu": c and _paired(c["before"], c["after"])}
+        log(f"  route {kind} {n}: before / after {row['before_over_after']} (CPU {row['before_over_after_cpu']}; "
+            f"paired {row['paired']}, CPU {row['paired_cpu']}), {row['rows_out']:,} rows equal")
+        out.append(row)
+    return out
+
+
 def _submodule(pkg, *names):
     """The first of ``pkg``'s modules ``names`` that exists (a 'before' commit may have the flat layout)."""
     for name in names:
@@ -259,6 +300,16 @@ def table(results) -> str:
     if results.get("udf"):
         lines += ["", *_timing_rows("fallback UDF vs hand-written arrow_udf (hand/fallback, target >= 0.9)",
                                     results["udf"])]
+    if results.get("route"):
+        lines += ["", "route (topic, noop sink; before / after: of the medians, and the median of each round's ratio)",
+                  f"{'estate':<22}{'rows':>13}{'before s':>10}{'after s':>9}{'before cpu':>12}{'after cpu':>11}"
+                  f"{'b/a':>7}{'b/a cpu':>9}{'paired':>8}{'p. cpu':>8}"]
+        for r in results["route"]:
+            m, mc = r["median_s"], r["cpu_median_s"] or {}
+            lines.append(f"{r['name']:<22}{r['rows_out']:>13,}{m['before']:>10.2f}{m['after']:>9.2f}"
+                         f"{mc.get('before', float('nan')):>12.2f}{mc.get('after', float('nan')):>11.2f}"
+                         f"{r['before_over_after']:>7.2f}{r['before_over_after_cpu'] or float('nan'):>9.2f}"
+                         f"{r['paired']:>8.2f}{r['paired_cpu'] or float('nan'):>8.2f}")
     if results.get("compile"):
         lines += ["", "parse + bind + lower + translate (median us per selector)",
                   f"{'selector':<22}{'before us':>11}{'after us':>10}{'after/before':>14}"]
@@ -284,6 +335,9 @@ def summary_lines(results) -> list:
                 wc = min(rows, key=lambda r: r["paired_cpu"]["hand/after"])
                 out.append(f"{sec}: worst paired CPU ratio after {wc['paired_cpu']['hand/after']} ({wc['name']}), "
                            f"before {wc['paired_cpu']['hand/before']}")
+    for r in results.get("route") or []:
+        out.append(f"route {r['name']}: before / after {r['before_over_after']} (CPU {r['before_over_after_cpu']}), "
+                   f"paired {r['paired']} (CPU {r['paired_cpu']})")
     if results.get("compile"):
         out.append("compile: after/before " + ", ".join(f"{r['name']} {r['after_over_before']}" for r in results["compile"]))
     return out
@@ -301,6 +355,8 @@ def parse_args(argv):
     ap.add_argument("--files", type=int, default=None)
     ap.add_argument("--compile-blocks", type=int, default=10)
     ap.add_argument("--compile-calls", type=int, default=20)
+    ap.add_argument("--route-estates", default="realistic:1000,no-access:150",
+                    help="route: estates of bench_route's generators (default realistic:1000,no-access:150)")
     ap.add_argument("--only", action="append", choices=SECTIONS, default=None)
     ap.add_argument("--data-dir", default=str(ROOT / "bench-data"))
     ap.add_argument("--results", default=None)
@@ -312,7 +368,7 @@ def main(argv=None, spark=None) -> dict:
     from bench_native import _session, ensure_archive
 
     args = parse_args(sys.argv[1:] if argv is None else argv)
-    sections = args.only or list(SECTIONS)
+    sections = args.only or list(DEFAULT_SECTIONS)
     data_dir = Path(args.data_dir)
     data_dir.mkdir(parents=True, exist_ok=True)
     results_path = Path(args.results) if args.results else data_dir / "results" / f"{NAME}.json"
@@ -331,6 +387,8 @@ def main(argv=None, spark=None) -> dict:
                 results["native"] = run_native(spark, df, before, after, args)
             if "udf" in sections:
                 results["udf"] = run_udf(spark, df, before, after, args)
+            if "route" in sections:
+                results["route"] = run_route(spark, df, before, after, args)
             if "compile" in sections:
                 results["compile"] = run_compile(df.schema, before, after, args)
             results["load_end"] = os.getloadavg()

@@ -385,6 +385,9 @@ def parse_args(argv):
     ap.add_argument("--equal-selectivity", action="store_true",
                     help="matrix: the realistic estate at each count is a subset of the largest one with the same "
                          "per-subscription selectivity distribution (see `equal_selectivity_estates`)")
+    ap.add_argument("--equal-selectivity-of", type=int, default=None,
+                    help="with --equal-selectivity: the estates are subsets of this many subscriptions' estate "
+                         "(default: the largest count), so one count timed alone routes what a joint run would")
     ap.add_argument("--matching", action="store_true",
                     help="matrix: also time each variant's matching alone (its array of matching names per message, "
                          "no output rows), in the same rounds")
@@ -735,7 +738,8 @@ def _with_limit(spark, limit, fn):
                 spark.conf.set(_LIMIT, old)
 
 
-def equal_selectivity_estates(messages, counts, *, seed: int = 11, sample_rows: int = 200_000) -> tuple:
+def equal_selectivity_estates(messages, counts, *, seed: int = 11, sample_rows: int = 200_000,
+                              largest: "int | None" = None) -> tuple:
     """``({n: [(name, selector)]}, {n: mean matched share per subscription})``: realistic estates
     of ``counts`` subscriptions with the same per-subscription selectivity.
 
@@ -747,10 +751,12 @@ def equal_selectivity_estates(messages, counts, *, seed: int = 11, sample_rows: 
     ``sample_rows`` messages), its subscriptions are sorted by them, and the estate of n takes the
     n quantile midpoints (positions ``(i + 0.5) * N / n``), so every count has the largest
     estate's selectivity distribution (not its exact mix of selector forms: 10 subscriptions
-    cannot hold the generator's 22 forms). The largest count is the whole estate."""
+    cannot hold the generator's 22 forms). The largest count is the whole estate; ``largest``: the
+    size of the whole estate if larger than every count (a process timing 100 alone gets the
+    100 of a joint 100 / 1,000 run, `bench_growth`)."""
     from pyspark.sql import functions as F
 
-    big = subscriptions(max(counts), seed=seed, invalid=0)
+    big = subscriptions(max([*counts, largest or 0]), seed=seed, invalid=0)
     total = messages.count()
     sample = messages if total <= sample_rows else messages.sample(fraction=sample_rows / total, seed=seed)
     rows = sample.count()
@@ -803,7 +809,8 @@ def run_matrix(spark, args, data_dir: Path, results_path: Path) -> dict:
     shares = None
     if args.equal_selectivity:
         counts = sorted({n for kind, n, _, _ in variants if kind == "realistic"})
-        estates, shares = equal_selectivity_estates(messages, counts, seed=args.subs_seed)
+        estates, shares = equal_selectivity_estates(messages, counts, seed=args.subs_seed,
+                                                    largest=args.equal_selectivity_of)
         gens["realistic"] = estates.__getitem__
     res = {}
     fingerprints = {}

@@ -181,6 +181,17 @@ def test_route_scale_bench_times_each_phase(spark, tmp_path):
     assert [r["compiles"] for r in on_disk["scale"]] == [r["compiles"] for r in results["scale"]]
 
 
+def test_route_at_10000_subscriptions_compiles_to_jit_able_methods(spark, tmp_path):
+    """`route`'s topic plan for 10,000 of the generator's subscriptions (#16's scale target): every
+    generated method within HotSpot's 8,000-byte JIT limit (stop 30: 7,336 B). Its size grows with
+    the values the templates read per message, so it is held here, not only printed by --scale."""
+    bench, scale = _load("bench_route"), _load("bench_route_scale")
+    path = _load("bench_native").ensure_archive(spark, tmp_path, 2000, 7, 1, log=lambda *_: None)
+    _, row = scale.plan_and_compile(spark, spark.read.parquet(str(path)), bench.subscriptions(10_000))
+    assert row["compiles"] >= 1 and row["stages"] >= 1, row
+    assert row["max_method_bytes"] is not None and 0 < row["max_method_bytes"] <= 8000, row
+
+
 def test_route_matrix_bench_outputs_agree_between_plans(spark, tmp_path):
     results = _load("bench_route").main(
         ["--matrix", "--rows", "5000", "--reps", "1", "--matrix-subs", "10,30", "--baseline-subs", "30",
@@ -258,3 +269,18 @@ def test_route_ranges_probe(spark, tmp_path):
     assert set(out) == {"300 windows", "100 realistic"}
     assert out["300 windows"]["split"] and not out["100 realistic"]["split"]
     assert spark.range(1).count() == 1  # the probe left the test session running
+
+
+def test_before_after_route_section_compares_equal_outputs(spark, tmp_path):
+    """bench_before_after --only route: `route` of an older commit's package against this one's,
+    the same estates, outputs asserted equal, before / after ratios given."""
+    results = _load("bench_before_after").main(
+        ["--before", "HEAD", "--rows", "3000", "--reps", "1", "--only", "route",
+         "--route-estates", "realistic:30,no-access:12", "--data-dir", str(tmp_path),
+         "--results", str(tmp_path / "ba.json")], spark=spark)
+    rows = {r["name"]: r for r in results["route"]}
+    assert list(rows) == ["realistic 30", "no-access 12"]
+    assert all(r["rows_out"] > 3000 and r["before_over_after"] > 0 and len(r["times_s"]["after"]) == 1
+               for r in rows.values())
+    assert any(line.startswith("route realistic 30: before / after") for line in results["summary"])
+    assert json.loads((tmp_path / "ba.json").read_text())["route"][0]["name"] == "realistic 30"

@@ -44,3 +44,48 @@ def test_paired_ratio_is_the_median_of_each_rounds_ratio(monkeypatch):
     # round 2 ran under load for both variants: the paired median is not moved by it
     assert bench._paired([1.0, 3.0, 1.1], [1.0, 3.3, 1.0]) == 1.0
     assert bench._ratio(1.1, 1.0) == 1.1
+
+
+def test_growth_runs_every_count_in_its_own_process_and_takes_per_round_ratios(monkeypatch, tmp_path):
+    """benchmarks/bench_growth.py: counts alternate between rounds (ABBA), each (round, count) is one
+    `bench_route` process asked for the largest count's equal-selectivity estate, and the ratios
+    are per round (largest / smallest), with their median."""
+    monkeypatch.syspath_prepend(str(BENCH))
+    growth = _load("bench_growth")
+    whole = {(0, 100): 4.0, (0, 1000): 12.0, (1, 1000): 13.0, (1, 100): 5.2, (2, 100): 4.4, (2, 1000): 11.0}
+    calls = []
+
+    def fake_run(cmd, stdout, stderr, text, env):
+        args = cmd[cmd.index("--matrix-subs") + 1:]
+        n, out = int(args[0]), cmd[cmd.index("--results") + 1]
+        r = sum(1 for c in calls if c[0] == n)
+        assert env["PYSPARK_PYTHON"]
+        calls.append((n, cmd[cmd.index("--equal-selectivity-of") + 1], cmd[cmd.index("--floor-subs") + 1]))
+        rows = [{"subs": n, "plan": "indexed", "cpu_median_s": whole[r, n], "match_cpu_median_s": whole[r, n] / 2,
+                 "rows_out": 10 * n},
+                {"subs": n, "plan": "floor", "cpu_median_s": whole[r, n] / 3, "match_cpu_median_s": None,
+                 "rows_out": 10 * n}]
+        Path(out).write_text(__import__("json").dumps({"variants": rows}))
+        return growth.subprocess.CompletedProcess(cmd, 0, None, "")
+
+    monkeypatch.setattr(growth.subprocess, "run", fake_run)
+    res = growth.main(["--counts", "1000,100", "--rounds", "3", "--floor", "--results", str(tmp_path / "g.json")])
+    assert [c[0] for c in calls] == [100, 1000, 1000, 100, 100, 1000]
+    assert {c[1] for c in calls} == {"1000"} and [c[2] for c in calls] == ["100", "1000", "1000", "100", "100", "1000"]
+    assert res["ratios"] == {"whole": [3.0, 2.5, 2.5], "matching": [3.0, 2.5, 2.5], "floor": [1.0, 0.83, 0.83]}
+    assert res["medians"] == {"whole": 2.5, "matching": 2.5, "floor": 0.83}
+    assert "growth 1000 / 100 subs" in res["summary"][0] and (tmp_path / "g.json").exists()
+
+
+def test_growth_stops_on_a_failed_process_and_shows_its_log(monkeypatch, tmp_path, capsys):
+    import subprocess
+
+    import pytest
+
+    monkeypatch.syspath_prepend(str(BENCH))
+    growth = _load("bench_growth")
+    monkeypatch.setattr(growth.subprocess, "run",
+                        lambda cmd, **kw: subprocess.CompletedProcess(cmd, 1, None, "java.lang.OutOfMemoryError"))
+    with pytest.raises(subprocess.CalledProcessError):
+        growth.main(["--rounds", "1", "--results", str(tmp_path / "g.json")])
+    assert "OutOfMemoryError" in capsys.readouterr().err and not (tmp_path / "g.json").exists()
