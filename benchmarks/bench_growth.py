@@ -12,6 +12,9 @@ joint run would), the counts' order alternating between rounds (ABBA); each proc
 each round's CPU medians (whole pass, matching alone, and with ``--floor`` the output rows
 alone), the round's ratios largest / smallest, and the median of those ratios over the rounds.
 Written to ``bench-data/results/growth.json``.
+
+Measured at #16's stop 31 (README): a fresh JVM does not steady the 100 pass either (4.13-5.96
+CPU s across three processes), so its spread is the process's, not the plans' order.
 """
 from __future__ import annotations
 
