@@ -72,9 +72,18 @@ def test_growth_runs_every_count_in_its_own_process_and_takes_per_round_ratios(m
     res = growth.main(["--counts", "1000,100", "--rounds", "3", "--floor", "--results", str(tmp_path / "g.json")])
     assert [c[0] for c in calls] == [100, 1000, 1000, 100, 100, 1000]
     assert {c[1] for c in calls} == {"1000"} and [c[2] for c in calls] == ["100", "1000", "1000", "100", "100", "1000"]
-    assert res["ratios"] == {"whole": [3.0, 2.5, 2.5], "matching": [3.0, 2.5, 2.5], "floor": [1.0, 0.83, 0.83]}
-    assert res["medians"] == {"whole": 2.5, "matching": 2.5, "floor": 0.83}
+    # floor = whole / 3: beyond the output rows (12 - 4) / (4 - 4/3) = 3.0 in round 1; the 2.5x
+    # target allows (2.5 * 4 - 4) / (4 - 4/3) = 2.25 there
+    assert res["ratios"] == {"whole": [3.0, 2.5, 2.5], "matching": [3.0, 2.5, 2.5], "floor": [1.0, 0.83, 0.83],
+                             "beyond": [3.0, 2.5, 2.5], "allowed": [2.25, 2.5, 2.5]}
+    assert res["medians"] == {"whole": 2.5, "matching": 2.5, "floor": 0.83, "beyond": 2.5, "allowed": 2.5}
     assert "growth 1000 / 100 subs" in res["summary"][0] and (tmp_path / "g.json").exists()
+    assert "what the 2.5x target allows that to grow: 2.25x, 2.5x, 2.5x" in res["summary"][-1]
+    # --recompute: the same rounds' ratios from the written JSON, without a process; another target
+    calls.clear()
+    again = growth.main(["--recompute", str(tmp_path / "g.json"), "--target", "3", "--results", str(tmp_path / "h.json")])
+    assert not calls and again["per_round"] == res["per_round"] and again["ratios"]["whole"] == res["ratios"]["whole"]
+    assert again["ratios"]["allowed"] == [3.0, 3.25, 3.25] and again["target"] == 3.0
 
 
 def test_growth_stops_on_a_failed_process_and_shows_its_log(monkeypatch, tmp_path, capsys):
