@@ -1,6 +1,7 @@
 """Growth of a topic pass from 100 to 1,000 subscriptions (#16), every count in a JVM of its own.
 
-    python benchmarks/bench_growth.py --rows 2000000 --counts 100,1000 --rounds 3 --reps 3
+    python benchmarks/bench_growth.py --rows 2000000 --counts 100,1000 --rounds 3 --reps 3 --floor
+    python benchmarks/bench_growth.py --recompute bench-data/results/growth.json   # its ratios again
 
 `bench_route.py --matrix` runs every count in one JVM, interleaved: the JIT state a plan runs
 with then depends on the plans that ran before it, and the 100-subscription pass measured
