@@ -35,7 +35,8 @@ from .analysis.dialect_compare import DialectComparison, TypedMessage, compare_d
 from .analysis.lint import LintWarning, lint
 from .frontend.errors import (BindingOptionError, SelectorBindingError, SelectorError, SelectorSyntaxError,
                               SelectorTooComplexError, SelectorTypeError, UnsupportedSelectorError)
-from .frontend.selector import Selector, parse
+from .frontend.selector import Selector
+from .parsing import parse
 from .interpreter import evaluate
 from .semantics.dialects import ACTIVEMQ, JMS, SOLACE, WSO2, Dialect, get_dialect
 from .spark import connect  # `connect.ship(spark)`: the package on a Spark Connect server's workers

@@ -152,7 +152,7 @@ class ColumnRef:
     header : bool
         The name is a header (``missing`` then means the table has no column for it).
     default : object
-        A header's value where the column is NULL or absent (`lowering.HeaderRule`; WSO2's unset
+        A header's value where the column is NULL or absent (`decisions.HeaderRule`; WSO2's unset
         JMSTimestamp reads 0); with ``access == "missing"`` the value of every row (WSO2's
         JMSRedelivered: FALSE). None: NULL.
     """

@@ -23,7 +23,7 @@ from typing import Mapping
 
 from .semantics import scalar as sem
 from .frontend import nodes as n
-from .frontend.selector import as_selector
+from .parsing import as_selector
 from .frontend.visitor import NodeVisitor
 from .semantics import core as c
 from .semantics.dialects import Dialect, delivery_mode_code, delivery_mode_name

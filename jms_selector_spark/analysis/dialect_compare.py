@@ -35,7 +35,7 @@ from ..semantics.dialects import HEADER_TYPES, Dialect, get_dialect
 from ..frontend.errors import SelectorError
 from ..interpreter import ReferenceInterpreter, message_resolver
 from ..semantics.javanum import to_float32
-from ..frontend.selector import parse
+from ..parsing import parse
 from .typed_message import TypedMessage, answer, format_value, word
 from ..semantics.types import INT_MAX, INT_MIN, LONG_MAX, LONG_MIN, JmsType
 

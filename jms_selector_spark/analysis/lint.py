@@ -50,9 +50,11 @@ from ..semantics.dialects import Dialect
 from ..frontend.lexer import CONVERT_PREFIX, double_minus_positions
 from .lint_ibm import IBM_CHECKS
 from .lint_wso2_solace import CHECKS as _TARGET_CHECKS
-from ..semantics.lowering import Order, rules_for
+from ..semantics.decisions import Order
+from ..semantics.lowering import rules_for
 from ..frontend.parser import MAX_LENGTH
-from ..frontend.selector import Selector, as_selector
+from ..frontend.selector import Selector
+from ..parsing import as_selector
 from ..frontend.source import Located, Span, render_caret
 from ..semantics.types import JmsType
 

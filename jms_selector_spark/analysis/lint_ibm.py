@@ -19,10 +19,11 @@ import re
 
 from ..frontend import nodes as n
 from ..frontend.nodes import CompareOp
-from ..frontend.selector import ZERO_ID_FORM, parse_time_rules
+from ..frontend.selector import ZERO_ID_FORM
 from ..frontend.source import Span
 from ..semantics.dialects import ZERO_ID
-from ..semantics.lowering import Order, rules_for
+from ..semantics.decisions import Order
+from ..semantics.lowering import rules_for
 from ..semantics.types import JmsType
 
 __all__ = ["IBM_CHECKS"]
@@ -31,7 +32,7 @@ _EXTENDED = re.compile(r"(?<![\w$.'])(?:0[xX][0-9a-fA-F]+|0[0-7]+|[1-9][0-9]*[lL
 
 
 def _check_zero_id(ctx):
-    if not parse_time_rules(ctx.dialect)["zero_id_wildcard"]:
+    if not ctx.dialect.zero_id_wildcard:
         return
     if ZERO_ID_FORM.fullmatch(ctx.text):
         yield ctx.warn("zero-id-wildcard", f"on IBM MQ this selector matches every message (all-zero id: MQGET with "
@@ -62,7 +63,7 @@ def _constant_false_parts(ctx):
 
 
 def _check_constant_false(ctx):
-    if not parse_time_rules(ctx.dialect)["reject_constant_false"]:
+    if not ctx.dialect.reject_constant_false:
         return
     for node in _constant_false_parts(ctx):
         yield ctx.warn("constant-false", "this part is FALSE for every message; IBM MQ rejects a selector that is "
@@ -71,8 +72,7 @@ def _check_constant_false(ctx):
 
 
 def _check_extended_literals(ctx):
-    rules = parse_time_rules(ctx.dialect)
-    if not (rules["extended_literals"] and rules["zero_id_wildcard"]):  # IBM MQ (activemq: its own reading)
+    if not (ctx.dialect.extended_literals and ctx.dialect.zero_id_wildcard):  # IBM MQ (activemq: its own reading)
         return
     for m in _EXTENDED.finditer(_blank_strings(ctx.text)):
         yield ctx.warn("extended-literal", f"{m.group()} is a hex/octal/L literal: IBM MQ selection strings take it"

@@ -24,9 +24,9 @@ from __future__ import annotations
 
 from ..frontend import nodes as n
 from ..frontend.nodes import CompareOp
-from ..frontend.selector import parse_time_rules
 from ..frontend.source import Span
-from ..semantics.lowering import Logic, rules_for
+from ..semantics.decisions import Logic
+from ..semantics.lowering import rules_for
 
 __all__ = ["CHECKS"]
 
@@ -132,7 +132,7 @@ def _check_alias(ctx):
 def _check_broker_length(ctx):
     size = len(ctx.text.encode("utf-8", "surrogatepass"))
     span = Span(0, len(ctx.text))
-    own = parse_time_rules(ctx.dialect)["max_bytes"]
+    own = ctx.dialect.max_length
     if own is not None and size > 0.9 * own:
         yield ctx.warn("broker-length", f"the selector is {size:,} UTF-8 bytes, close to the {ctx.dialect.name}"
                        f" limit of {own:,}", span)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from ..frontend.errors import SelectorError
 from ..interpreter import ReferenceInterpreter, message_resolver
-from ..frontend.selector import as_selector, parse
+from ..parsing import as_selector, parse
 from ..semantics.types import JmsType
 
 __all__ = ["TypedMessage", "answer", "format_value", "word"]

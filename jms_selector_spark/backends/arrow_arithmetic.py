@@ -80,7 +80,7 @@ def _java_strings(t, part, jdk: int = 17):
 
 
 def _arithmetic_pair(how, lt, lp, rt, rp):
-    """``lp op rp`` (``how`` a `lowering.Computation`) for one pair of types: (result type, part),
+    """``lp op rp`` (``how`` a `decisions.Computation`) for one pair of types: (result type, part),
     or None (NULL)."""
     op = how.op
     t = how.result(lt, rt)

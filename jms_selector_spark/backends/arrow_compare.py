@@ -1,7 +1,7 @@
 """Comparison kernels of the vectorized evaluator (`vectorized`): ``= <> < > <= >=`` for one pair
 of union types, and LIKE.
 
-Each function renders a decision of a `lowering.Comparator` (carried by a core node) with
+Each function renders a decision of a `decisions.Comparator` (carried by a core node) with
 pyarrow.compute kernels (numpy where Arrow has none): numeric promotion, ``Double.compare`` order as a signed-integer key of the IEEE
 bits, UTF-16 code-unit order for strings (UTF-8 bytes with the lead bytes of U+E000..U+FFFF
 moved above those of supplementary characters), ActiveMQ's string conversion and
@@ -21,7 +21,7 @@ from ..semantics import scalar as sem
 from ..frontend import nodes as n
 from ..semantics.functions import LIST
 from ..semantics.like import segments_matcher
-from ..semantics.lowering import NumericOrder, Order
+from ..semantics.decisions import NumericOrder, Order
 from ..semantics.values import TypedValue
 from .arrow_javanum import java_value_of_arrow
 from .arrow_values import _Boxed, _as_double, _cast, _coalesce, _from_np, _mask_and, _np, _np_valid, _part_valid, _where
@@ -115,7 +115,7 @@ def _like_distinct(part: pa.Array, segments: tuple) -> pa.Array:
 
 
 def _compare_pair(cmp, lt, lp, rt, rp):
-    """``lp op rp`` (``cmp`` a `lowering.Comparator`) for one pair of types: a truth value, or
+    """``lp op rp`` (``cmp`` a `decisions.Comparator`) for one pair of types: a truth value, or
     None when the pair is always FALSE."""
     op = cmp.op
     if lt == LIST and rt == LIST and op is n.CompareOp.EQ:

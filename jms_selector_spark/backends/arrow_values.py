@@ -107,7 +107,7 @@ def _not(t):
 
 
 def _left_first_and(a, b):
-    """ActiveMQ r450141's ``a AND b`` (`lowering.Logic.LEFT_FIRST`): ``a`` unless it is TRUE, then ``b``."""
+    """ActiveMQ r450141's ``a AND b`` (`decisions.Logic.LEFT_FIRST`): ``a`` unless it is TRUE, then ``b``."""
     if isinstance(a, pa.Scalar):
         return b if a.as_py() is True else a
     return pc.if_else(pc.fill_null(a, False), _truth_of(b), a)

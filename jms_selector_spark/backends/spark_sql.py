@@ -66,7 +66,8 @@ import warnings
 from ..binder import Binding, BoundSelector, bind, check_options, to_schema, warn_unknown_properties
 from ..frontend import nodes as n
 from ..frontend.errors import UnsupportedSelectorError
-from ..frontend.selector import Selector, as_selector
+from ..frontend.selector import Selector
+from ..parsing import as_selector
 from ..semantics import core as c
 from ..semantics.core import PREDICATES as _PREDICATES, static_type
 from ..semantics.dialects import HEADER_TYPES

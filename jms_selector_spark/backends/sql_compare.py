@@ -2,7 +2,7 @@
 
 `SqlComparisons` is a part of `spark_sql.SparkSqlGenerator` (a mixin: it uses the generator's
 ``visit`` and ``_shared``). It renders the core's comparison nodes (`core.Compare`, the three
-BETWEENs, `core.InStrings`) and the decisions their `lowering.Comparator` carries — unlike
+BETWEENs, `core.InStrings`) and the decisions their `decisions.Comparator` carries — unlike
 types, numeric promotion, Java's NaN and ``Double.compareTo`` orders, UTF-16 string order,
 ActiveMQ's and WSO2's NULL equality, ActiveMQ's string conversion, the BETWEEN null rules — as plain predicates
 wherever Spark's own operator already gives the JMS answer, so they still push down.
@@ -18,7 +18,7 @@ import math
 
 from ..frontend import nodes as n
 from ..frontend.errors import UnsupportedSelectorError
-from ..semantics.lowering import NumericOrder, Order
+from ..semantics.decisions import NumericOrder, Order
 from ..semantics.types import JmsType
 from .sql_javanum import java_value_of_sql
 from .sql_render import (_FALSE, _TRUE, _UNKNOWN, NULL_BOOL, V, _and, _bool, _cast, _is_zero_possible, _may_nan,
@@ -50,7 +50,7 @@ class SqlComparisons:
         return _not(unlike) if node.value else unlike
 
     def compare(self, cmp, l: V, r: V, types=None) -> V:
-        """``l op r`` as the `lowering.Comparator` ``cmp`` decides; ``types``: the operands'
+        """``l op r`` as the `decisions.Comparator` ``cmp`` decides; ``types``: the operands'
         static types when the core node carries them (`core.Compare.types`), else None (their
         types in this VARIANT branch, `_branch_types`)."""
         if types is None:
@@ -65,7 +65,7 @@ class SqlComparisons:
         return self._core(cmp, l, r, True, types)
 
     def _null_eq(self, cmp, l: V, r: V, nulls, types) -> V:
-        """``l = r`` where a NULL operand gives a value (`lowering.NullEquality`): ActiveMQ's NULL
+        """``l = r`` where a NULL operand gives a value (`decisions.NullEquality`): ActiveMQ's NULL
         on the left UNKNOWN, on the right FALSE, both TRUE; WSO2's one side FALSE, both TRUE."""
         def const(b):
             return _TRUE if b else _UNKNOWN if b is None else _FALSE

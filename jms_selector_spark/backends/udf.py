@@ -27,7 +27,8 @@ import pyarrow.compute as pc
 
 from ..binder import Binding, bind
 from ..frontend.errors import SelectorError
-from ..frontend.selector import Selector, parse
+from ..frontend.selector import Selector
+from ..parsing import parse
 from ..semantics.dialects import JMS, Dialect
 from ..semantics.schema import to_schema
 from .arrow_columns import extract_columns, slice_rows, take_rows

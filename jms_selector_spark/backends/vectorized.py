@@ -243,7 +243,7 @@ class VectorizedEvaluator(NodeVisitor):
         return _bool_union(_where(_mask_and(self._valid(node.left), self._valid(node.right)), node.value, None))
 
     def compare(self, cmp, left: dict, right: dict):
-        """`semantics.compare` per row (``cmp`` a `lowering.Comparator`), as a truth value."""
+        """`semantics.compare` per row (``cmp`` a `decisions.Comparator`), as a truth value."""
         if left and right and _is_const(left) and _is_const(right):
             # two constants (a BETWEEN's operand and one bound; `lower` folds every constant
             # node): the same kernels on one row

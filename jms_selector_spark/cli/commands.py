@@ -39,7 +39,8 @@ from .._version import __version__
 from ..frontend import nodes as n
 from ..frontend.errors import SelectorError, UnsupportedSelectorError
 from ..frontend.printer import quote_string, to_text
-from ..frontend.selector import Selector, parse
+from ..frontend.selector import Selector
+from ..parsing import parse
 from ..semantics.dialects import DIALECTS, JMS, Dialect, get_dialect
 from ..semantics.types import JmsType
 from .selector_io import (EXIT_INVALID, EXIT_OK, EXIT_USAGE, InputError, add_binding_options, binding_of, emit,

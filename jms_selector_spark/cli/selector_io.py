@@ -8,7 +8,7 @@ import sys
 from dataclasses import dataclass
 
 from ..frontend.errors import SelectorError, SelectorSyntaxError
-from ..frontend.selector import parse
+from ..parsing import parse
 from ..frontend.source import Span
 
 #: Exit codes (documented in --help and the README; tests/unit/test_cli.py holds them).

@@ -5,18 +5,18 @@ import functools
 import re
 from dataclasses import dataclass, field
 
-from ..semantics.dialects import DIALECTS, ZERO_ID, Dialect, get_dialect
+from ..semantics.dialects import DIALECTS, ZERO_ID, Dialect
 from ..semantics.types import JmsType
 from . import nodes as n
 from .checker import check
-from .errors import SelectorSyntaxError, SelectorTypeError
+from .errors import SelectorSyntaxError
 from .lexer import CONVERT_PREFIX
 from .parser import MAX_LENGTH, parse_tree_info
 from .printer import to_text
 from .source import Span
 from .visitor import ensure_recursion_room
 
-__all__ = ["Selector", "parse", "as_selector"]
+__all__ = ["Selector", "parse_selector", "ZERO_ID_FORM", "ID_FORM"]
 
 
 @dataclass(frozen=True)
@@ -75,70 +75,11 @@ def _unpickle(text: str, dialect: Dialect, max_length: int = MAX_LENGTH) -> "Sel
     return _parse_cached(text, dialect, max_length)
 
 
-def parse(selector: str, *, dialect: "str | Dialect" = "jms", max_length: int = MAX_LENGTH) -> Selector:
-    """Parse and check a JMS message selector.
-
-    Parameters
-    ----------
-    selector : str
-        The selector text. Empty or blank means "no selector" (every message matches).
-    dialect : str or Dialect, default "jms"
-        ``"jms"`` (the specification), ``"activemq"`` (ActiveMQ Classic 5.17), ``"ibmmq"`` (IBM MQ
-        classes for JMS) or ``"mqe"`` (IBM MQ Everyplace); see `jms_selector_spark.semantics.dialects`.
-    max_length : int, default 65,536
-        The longest selector accepted, in characters (a guard against runaway input). A longer
-        selector, such as an IN list of 10,000 items, needs a larger limit here; the `Selector`
-        this returns can then be given to `selector_to_sql`, `jms_filter`, `explain_filter`,
-        `register_selector` or `lint` in place of the text.
-
-    Returns
-    -------
-    Selector
-
-    Raises
-    ------
-    SelectorSyntaxError
-        The text is not a selector.
-    SelectorTypeError
-        The selector is statically ill-typed (``'a' < 'b'``, ``3 + 5``, ``i IN (5)``).
-
-    Examples
-    --------
-    >>> parse("JMSType = 'car' AND weight > 2500").root
-    And(operands=(Comparison(op=<CompareOp.EQ: '='>, left=Identifier(name='JMSType'), right=Literal(value='car', type=<JmsType.STRING: 'string'>)), Comparison(op=<CompareOp.GT: '>'>, left=Identifier(name='weight'), right=Literal(value=2500, type=<JmsType.LONG: 'long'>))))
-    >>> parse("color = 'blue' AND AND weight > 2500")
-    Traceback (most recent call last):
-      ...
-    jms_selector_spark.frontend.errors.SelectorSyntaxError: unexpected 'AND' at line 1, column 20
-      color = 'blue' AND AND weight > 2500
-                         ^^^
-    """
-    if not isinstance(selector, str):
-        raise TypeError(f"a selector is a str, not {type(selector).__name__}")
-    if not isinstance(max_length, int) or isinstance(max_length, bool) or max_length < 1:
-        raise ValueError(f"max_length must be a positive int, not {max_length!r}")
-    return _parse_cached(selector, get_dialect(dialect), max_length)
-
-
-def as_selector(selector: "str | Selector", dialect: "str | Dialect | None" = None) -> Selector:
-    """The one normalisation of a public ``selector`` argument: a `Selector` as it is (it carries
-    its own dialect), a string parsed with ``dialect`` (None: ``"jms"``).
-
-    Raises ``ValueError`` when ``dialect`` is given and differs from a `Selector`'s own: the
-    selector was parsed under other rules, and using either dialect silently would be wrong.
-
-    >>> as_selector(parse("a = 1", dialect="activemq"), "jms")
-    Traceback (most recent call last):
-      ...
-    ValueError: the Selector 'a = 1' was parsed with dialect 'activemq', but dialect='jms' was passed: parse the text with dialect='jms', or leave dialect= out
-    """
-    if not isinstance(selector, Selector):
-        return parse(selector, dialect="jms" if dialect is None else dialect)
-    if dialect is not None and get_dialect(dialect) != selector.dialect:
-        asked = dialect if isinstance(dialect, str) else dialect.name
-        raise ValueError(f"the Selector {selector.text!r} was parsed with dialect {selector.dialect.name!r}, but "
-                         f"dialect={asked!r} was passed: parse the text with dialect={asked!r}, or leave dialect= out")
-    return selector
+def parse_selector(selector: str, dialect: Dialect, max_length: int = MAX_LENGTH) -> Selector:
+    """The front end's part of `jms_selector_spark.parse`: syntax and static checks, for a
+    `Dialect` (cached: a selector text is parsed once per process). Raises `SelectorSyntaxError`
+    or `SelectorTypeError`; the checks that need evaluation rules are the caller's."""
+    return _parse_cached(selector, dialect, max_length)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -155,8 +96,6 @@ def _parse_cached(text: str, dialect: Dialect, max_length: int = MAX_LENGTH) -> 
         check(root, dialect, text)
         if dialect.zero_id_wildcard:
             root = _match_option_form(root, text)
-        if dialect.reject_constant_false:
-            _reject_constant_false(root, dialect, text)
     if dialect.string_conversion_prefix and text.startswith(CONVERT_PREFIX):
         # ActiveMQ's `convert_string_expressions:` prefix: the same tree, compared with string
         # conversion (Dialect.convert_string_expressions).
@@ -188,29 +127,6 @@ def _match_option_form(root: n.Node, text: str) -> n.Node:
         return n.Comparison(root.op, root.left, n.Literal("ID:" + lit.value[3:].upper(), lit.type, span=lit.span),
                             span=root.span)
     return root
-
-
-def parse_time_rules(dialect: Dialect) -> dict:
-    """A dialect's parse-time rules that `lint` warns about (read here, in the front end):
-    ``zero_id_wildcard``, ``reject_constant_false``, ``extended_literals`` (bool) and
-    ``max_bytes`` (int or None)."""
-    return {"zero_id_wildcard": dialect.zero_id_wildcard, "reject_constant_false": dialect.reject_constant_false,
-            "extended_literals": dialect.extended_literals, "max_bytes": dialect.max_length}
-
-
-def _reject_constant_false(root: n.Node, dialect: Dialect, text: str) -> None:
-    """IBM MQ's MQRC_SELECTOR_ALWAYS_FALSE: a selector naming no header or property that is FALSE.
-
-    The value is the reference interpreter's, asked once with no message (nothing is read):
-    the rule is that of the evaluation, not a second copy of it.
-    """
-    if any(isinstance(node, (n.Identifier, n.FunctionCall)) for node in n.walk(root)):
-        return
-    from ..interpreter import ReferenceInterpreter  # evaluation code, only for this parse-time rule
-
-    if ReferenceInterpreter(lambda name: None, dialect).run(root) is False:
-        raise SelectorTypeError(f"the selector is FALSE for every message, which the {dialect.name!r} dialect"
-                                " rejects (MQRC_SELECTOR_ALWAYS_FALSE, 2504)", text, root.span)
 
 
 def _function_hint(err: SelectorSyntaxError, text: str, dialect: Dialect) -> "SelectorSyntaxError | None":

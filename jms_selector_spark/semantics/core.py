@@ -12,12 +12,12 @@ which meaning it has, so a back end renders the node and never asks a `Dialect` 
 - IN: `InStrings`, which carries what it gives for a value that is not a string; LIKE:
   `LikeString`, the same, and its pattern planned once (`like.like_segments`: the normalised
   ``%``-separated segments every back end renders);
-- comparisons: `Compare`, which carries its `lowering.Comparator` — for every pair of operand
+- comparisons: `Compare`, which carries its `decisions.Comparator` — for every pair of operand
   types, the order and promotion, "unlike types: FALSE", ActiveMQ's string conversion, the NULL
   rule of ``=`` and ``<>`` as ``NOT =`` — and so do the BETWEEN nodes for their two bounds;
   `UnlikeTypes` where the binder knows both operands' types and they never compare (``color =
   5`` on a string column: FALSE, UNKNOWN for a NULL), decided at lowering, not per row;
-- arithmetic: `Compute`, which carries its `lowering.Computation` (the type each pair of operand
+- arithmetic: `Compute`, which carries its `decisions.Computation` (the type each pair of operand
   types computes in: Java promotion and wrap, IEEE, concatenation, or no value); `Negate` (unary
   minus, with the type each numeric type negates in) and `Plus` (which says whether a non-number passes through); `Call`, an ActiveMQ
   function, with the Java version that formats its numbers as text.
@@ -63,7 +63,7 @@ class LeftFirstOr(n.Or):
 
 @dataclass(frozen=True, slots=True)
 class Compare(n.Comparison):
-    """``left op right`` as ``cmp`` (a `lowering.Comparator`) decides it for the operands' types.
+    """``left op right`` as ``cmp`` (a `decisions.Comparator`) decides it for the operands' types.
 
     ``types``: ``(left type, right type)`` when the typed tree knows both statically (a literal,
     a column of static type, a predicate, static arithmetic or sign: `static_type`; ``JmsType.NULL``
@@ -87,7 +87,7 @@ class UnlikeTypes(n.Comparison):
 
 @dataclass(frozen=True, slots=True)
 class Compute(n.Arithmetic):
-    """``left op right`` in the type ``how`` (a `lowering.Computation`) names for the operands' types.
+    """``left op right`` in the type ``how`` (a `decisions.Computation`) names for the operands' types.
 
     ``types``: ``(left type, right type)`` when both are static (as for `Compare`), else None."""
 

@@ -4,8 +4,7 @@
 answers are these small values (an `Order` or a `NumericOrder` per compared pair, a `Comparator`
 per comparison operator, a `Computation` per arithmetic operator, the `Between` and `Logic`
 forms, the `NullEquality` of ``=`` and a header's `HeaderRule`). The core nodes (`core`) carry
-them; back ends render them and never ask how they were decided. No `Dialect` is read here
-(`lowering` re-exports every name, so ``from .lowering import Comparator`` keeps working).
+them; back ends render them and never ask how they were decided. No `Dialect` is read here.
 """
 from __future__ import annotations
 

@@ -28,13 +28,15 @@ from ..frontend.nodes import ArithOp, CompareOp
 from . import core as c
 from .decisions import (Between, CompareRule, Comparator, Computation, HeaderRule, Logic, NullEquality,
                         NumericOrder, Order)
+from . import scalar
 from .dialects import Dialect
+from .functions import call_function
 from .like import like_segments
 from ..frontend import nodes as n
 from .types import JmsType, promote
+from .values import TypedValue
 
-__all__ = ["lower", "Comparator", "Computation", "Rules", "rules_for", "Order", "NumericOrder", "Between", "CompareRule", "Logic", "NullEquality",
-           "HeaderRule"]
+__all__ = ["lower", "Rules", "rules_for"]
 
 
 _NO_HEADER_RULE = HeaderRule(False, None)
@@ -262,10 +264,6 @@ _LITERAL = n.Literal
 
 def _fold(node, operands):
     """The literal of ``node`` (a core node) whose operands are the literals ``operands``."""
-    from . import scalar  # scalar builds on this module's decisions (Comparator...): imported late
-    from .functions import call_function
-    from .values import TypedValue
-
     values = [None if o.type is JmsType.NULL else TypedValue(o.type, o.value) for o in operands]
     v = call_function(node.name, values, node.text_jdk) if type(node) is c.Call else scalar.apply(node, values)
     return _LITERAL(None, JmsType.NULL, node.span) if v is None else _LITERAL(v.value, v.type, node.span)

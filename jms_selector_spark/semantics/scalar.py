@@ -2,7 +2,7 @@
 
 The reference interpreter is these functions applied node by node. Which rule applies (the
 comparison type, the arithmetic type, NULL handling) is decided by `lowering`, and carried by the
-core nodes (`core`) as data (a `lowering.Comparator`, a `lowering.Computation`...); this module
+core nodes (`core`) as data (a `decisions.Comparator`, a `decisions.Computation`...); this module
 only carries the decision out on Python values, as the vectorized and SQL back ends do over
 columns (and are tested against it). Values are `TypedValue` or None (NULL); truth values are
 True, False or None (UNKNOWN).
@@ -13,7 +13,7 @@ from ..frontend.nodes import ArithOp, CompareOp
 from . import core as c
 from . import javanum as jn
 from .like import segments_matcher
-from .lowering import Comparator, Computation, NumericOrder, Order
+from .decisions import Comparator, Computation, NumericOrder, Order
 from ..frontend import nodes as n
 from .types import JmsType
 from .values import TypedValue
@@ -89,7 +89,7 @@ def _utf16(s: str) -> bytes:
 
 
 def compare(cmp: Comparator, lv, rv) -> "bool | None":
-    """``lv op rv`` as the `lowering.Comparator` ``cmp`` decides: UNKNOWN if an operand is NULL
+    """``lv op rv`` as the `decisions.Comparator` ``cmp`` decides: UNKNOWN if an operand is NULL
     (unless ``=`` is NULL-aware), FALSE for unlike types, else the comparison in the type it names."""
     if cmp.eq is not None:
         return kleene_not(compare(cmp.eq, lv, rv))
@@ -177,7 +177,7 @@ def _num(t: JmsType, value) -> TypedValue:
 
 
 def arithmetic(how: Computation, lv, rv) -> "TypedValue | None":
-    """``lv op rv`` in the type the `lowering.Computation` ``how`` names: Java promotion and
+    """``lv op rv`` in the type the `decisions.Computation` ``how`` names: Java promotion and
     wraparound, IEEE floating arithmetic, or string concatenation; NULL for NULL or non-numeric
     operands."""
     if lv is None or rv is None:

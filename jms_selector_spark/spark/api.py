@@ -9,7 +9,8 @@ import logging
 
 from ..binder import Binding, bind, check_options, to_schema, unknown_property_refs, warn_unknown_properties
 from ..semantics.dialects import Dialect
-from ..frontend.selector import Selector, as_selector
+from ..frontend.selector import Selector
+from ..parsing import as_selector
 
 __all__ = ["selector_to_sql", "selector_to_column", "jms_filter", "explain_filter"]
 

@@ -37,10 +37,8 @@ _EPOCH = (2020, 1, 1, 0, 0, 0)
 def _trees():
     import ply
 
-    import jms_selector_spark
-
-    for module, arc_root in ((jms_selector_spark, "jms_selector_spark"), (ply, "ply")):
-        src = Path(module.__file__).parent
+    package = Path(__file__).resolve().parents[1]  # this package's own folder
+    for src, arc_root in ((package, "jms_selector_spark"), (Path(ply.__file__).parent, "ply")):
         if not src.is_dir():
             raise RuntimeError(f"cannot zip {arc_root}: it is not imported from a folder ({src})")
         yield src, arc_root

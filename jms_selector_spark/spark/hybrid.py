@@ -9,7 +9,7 @@ pieces compose exactly. For ``A AND B AND C`` with only C falling back, the filt
 on the rows that pass them (``A OR udf(C)`` pushes nothing down: nothing can be).
 
 Sibling operands that all fall back share one UDF call (their AND, or their OR), so rows cross to
-Python once per group. Where AND/OR are not Kleene (`lowering.Logic.LEFT_FIRST`, WSO2), an AND/OR
+Python once per group. Where AND/OR are not Kleene (`decisions.Logic.LEFT_FIRST`, WSO2), an AND/OR
 that is not native as a whole falls back as a whole: Spark's operators cannot join its pieces.
 
 What falls back (everything else is native): ActiveMQ's ``SPLIT``, ``REGEX``/``REPLACE`` whose
@@ -30,7 +30,7 @@ top-level AND is split: the conjuncts `decide` finds native become its *gate* (S
 boolean column per distinct gate), the others its *residual*, and the UDF evaluates the residual
 only on the rows where the subscription's gate is TRUE. Exact in every dialect: route only asks
 whether a selector is TRUE, and a top-level AND is TRUE exactly when every conjunct is, for
-Kleene AND and for `lowering.Logic.LEFT_FIRST`'s alike (its AND is the first operand that is not
+Kleene AND and for `decisions.Logic.LEFT_FIRST`'s alike (its AND is the first operand that is not
 TRUE, else TRUE; no back end raises at run time, so evaluating fewer conjuncts on fewer rows
 changes no TRUE). Unlike `plan_filter`, it splits the top level only, where only TRUE matters:
 under NOT/OR a piece's UNKNOWN vs FALSE would matter, so nothing below the top is split here.
@@ -44,9 +44,11 @@ from dataclasses import dataclass
 from ..frontend import nodes as n
 from ..binder import Binding, bind, check_options, to_schema, warn_unknown_properties
 from ..frontend.errors import SelectorError, UnsupportedSelectorError
-from ..semantics.lowering import Logic, rules_for
+from ..semantics.decisions import Logic
+from ..semantics.lowering import rules_for
 from ..frontend.printer import to_text
-from ..frontend.selector import Selector, parse
+from ..frontend.selector import Selector
+from ..parsing import parse
 
 __all__ = ["Plan", "decide", "plan_filter", "plan_subscriptions", "plan_sql", "describe", "filter_column",
            "sub_selector", "split_conjuncts", "bound_selector",

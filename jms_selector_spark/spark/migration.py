@@ -127,7 +127,7 @@ def _side(subs: list, d: Dialect, schema, binding: dict):
 
 def _read_columns(selector, dialects, schema, binding) -> list:
     from ..binder import Binding, bind
-    from ..frontend.selector import parse
+    from ..parsing import parse
 
     out: dict = {}
     for d in dialects:

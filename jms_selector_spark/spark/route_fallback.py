@@ -20,7 +20,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..binder import Binding
-from ..frontend.selector import Selector, parse
+from ..frontend.selector import Selector
+from ..parsing import parse
 
 __all__ = ["FallbackSplit", "split_fallback", "fallback_matches", "format_fallback"]
 

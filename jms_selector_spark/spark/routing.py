@@ -115,7 +115,7 @@ def _hide_collisions(messages, readers: list, binding: dict):
     from .api import _case_sensitive, column_collisions
     from ..binder import Binding, bind
     from ..frontend.errors import SelectorBindingError
-    from ..frontend.selector import parse
+    from ..parsing import parse
 
     columns, schema = messages.columns, messages.schema
     sensitive = _case_sensitive(messages.sparkSession)

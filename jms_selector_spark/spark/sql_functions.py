@@ -35,7 +35,8 @@ from ..semantics.dialects import Dialect, get_dialect
 from ..frontend.errors import SelectorError
 from .api import _unambiguous, hybrid_filter, refuse_ambiguous
 from .hybrid import Plan, describe, plan_filter, plan_sql, sub_selector
-from ..frontend.selector import Selector, as_selector
+from ..frontend.selector import Selector
+from ..parsing import as_selector
 from ..backends.sql_limits import MAX_SQL_DEPTH, simplify, sql_depth
 
 __all__ = ["register", "register_selector", "register_route", "selector_columns", "struct_ddl"]

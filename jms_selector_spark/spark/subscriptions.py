@@ -17,7 +17,7 @@ from types import MappingProxyType
 from typing import Mapping
 
 from ..frontend.errors import SelectorError
-from ..frontend.selector import parse
+from ..parsing import parse
 from ..semantics.dialects import Dialect, get_dialect
 from .rebind import version_errors
 

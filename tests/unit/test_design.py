@@ -271,7 +271,7 @@ def test_lowering_leaves_no_front_end_construct():
     from jms_selector_spark.semantics import core
     from jms_selector_spark.semantics.dialects import DIALECTS, get_dialect
     from jms_selector_spark.semantics.lowering import lower, rules_for
-    from jms_selector_spark.frontend.selector import parse
+    from jms_selector_spark.parsing import parse
 
     text = ("a = 1 AND (b BETWEEN 1 AND 2 OR c NOT BETWEEN 1 AND 2) AND NOT (d IN ('x') OR e NOT IN ('y'))"
             " AND f LIKE 'a%' AND g IS NULL AND -h + 1 > 2 AND +i * 2 = 4")

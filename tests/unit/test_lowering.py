@@ -91,7 +91,7 @@ def test_every_built_in_dialect_has_rules():
 def _core_nodes(text, dialect):
     from jms_selector_spark.frontend import nodes
     from jms_selector_spark.semantics.lowering import lower
-    from jms_selector_spark.frontend.selector import parse
+    from jms_selector_spark.parsing import parse
 
     d = get_dialect(dialect)
     return list(nodes.walk(lower(parse(text, dialect=d).root, rules_for(d))))
@@ -134,7 +134,7 @@ def test_not_between_as_or_and_in_on_non_strings():
 
 def _lowered_root(text, dialect, schema=None):
     from jms_selector_spark.binder import Binding, bind
-    from jms_selector_spark.frontend.selector import parse
+    from jms_selector_spark.parsing import parse
     from jms_selector_spark.semantics.lowering import lower
 
     d = get_dialect(dialect)
@@ -218,7 +218,7 @@ def test_names_the_binder_knows_are_constant_fold_too():
 def test_the_typed_tree_knows_folded_nodes():
     from jms_selector_spark.binder import bind
     from jms_selector_spark.frontend import nodes
-    from jms_selector_spark.frontend.selector import parse
+    from jms_selector_spark.parsing import parse
 
     bound = bind(parse("x > 2 * 3"), {"x": "int"})
     lit = bound.core.right
@@ -234,7 +234,7 @@ def test_the_typed_tree_knows_folded_nodes():
 ])
 def test_unlike_static_types_are_decided_at_lowering(text, dialect, value):
     from jms_selector_spark.binder import bind
-    from jms_selector_spark.frontend.selector import parse
+    from jms_selector_spark.parsing import parse
     from jms_selector_spark.semantics import core
 
     root = bind(parse(text, dialect=dialect), {"color": "string", "s": "string", "b": "boolean", "w": "long"}).core
@@ -247,7 +247,7 @@ def test_unlike_static_types_are_decided_at_lowering(text, dialect, value):
 ])
 def test_other_comparisons_stay_compare(text, dialect):
     from jms_selector_spark.binder import bind
-    from jms_selector_spark.frontend.selector import parse
+    from jms_selector_spark.parsing import parse
     from jms_selector_spark.semantics import core
 
     root = bind(parse(text, dialect=dialect), {"color": "string", "w": "long"}).core
@@ -272,7 +272,7 @@ _TYPED_SCHEMA = {"color": "string", "w": "long", "q": "int", "p": "double", "f":
 def test_compare_and_compute_carry_the_typed_trees_static_types(text, dialect):
     from jms_selector_spark.binder import Binding, bind
     from jms_selector_spark.frontend import nodes
-    from jms_selector_spark.frontend.selector import parse
+    from jms_selector_spark.parsing import parse
     from jms_selector_spark.semantics import core
 
     schema = _TYPED_SCHEMA
@@ -309,7 +309,7 @@ def test_the_sql_generator_renders_the_types_the_core_node_carries():
 
     from jms_selector_spark.backends.spark_sql import SparkSqlGenerator
     from jms_selector_spark.binder import bind
-    from jms_selector_spark.frontend.selector import parse
+    from jms_selector_spark.parsing import parse
 
     bound = bind(parse("w = 5"), {"w": "long"})
     root = bound.core
@@ -328,7 +328,7 @@ def test_the_sql_generator_renders_the_like_operand_type_the_core_node_carries()
 
     from jms_selector_spark.backends.spark_sql import SparkSqlGenerator
     from jms_selector_spark.binder import bind
-    from jms_selector_spark.frontend.selector import parse
+    from jms_selector_spark.parsing import parse
 
     bound = bind(parse("color LIKE 'a%' AND w BETWEEN 1 AND 5"), {"color": "string", "w": "long"})
     like, between = bound.core.operands
@@ -349,7 +349,7 @@ def test_recording_static_types_does_not_compute_the_whole_typed_tree():
     from jms_selector_spark.backends.spark_sql import SparkSqlGenerator
     from jms_selector_spark.binder import bind
     from jms_selector_spark.frontend import nodes
-    from jms_selector_spark.frontend.selector import parse
+    from jms_selector_spark.parsing import parse
 
     bound = bind(parse("color = 'x' AND w * 2 > 40 AND w BETWEEN 1 AND 9 AND color LIKE 'a%'"),
                  {"color": "string", "w": "long"})
@@ -363,7 +363,7 @@ def test_recording_static_types_does_not_compute_the_whole_typed_tree():
 def _generator(text, schema, dialect="jms"):
     from jms_selector_spark.backends.spark_sql import SparkSqlGenerator
     from jms_selector_spark.binder import bind
-    from jms_selector_spark.frontend.selector import parse
+    from jms_selector_spark.parsing import parse
 
     bound = bind(parse(text, dialect=dialect), schema)
     return bound.core, SparkSqlGenerator(bound)
@@ -442,7 +442,7 @@ def test_integer_division_by_a_literal_zero_folds_to_null(text, dialect, folded)
     from jms_selector_spark.backends.vectorized import VectorizedEvaluator, _broadcast, evaluate_batch
     from jms_selector_spark.binder import bind
     from jms_selector_spark.frontend import nodes
-    from jms_selector_spark.frontend.selector import parse
+    from jms_selector_spark.parsing import parse
     from jms_selector_spark.interpreter import ReferenceInterpreter
     from jms_selector_spark.semantics.lowering import lower
     from jms_selector_spark.semantics.values import TypedValue

@@ -185,7 +185,7 @@ def test_a_spark_schema_changed_in_place_is_read_again():
 
 @pytest.mark.parametrize("dialect", ["activemq", "wso2"])  # wso2: AND is LEFT_FIRST, TRUE exactly when Kleene's is
 def test_route_splits_a_fallback_selector_at_its_top_level_and(dialect):
-    from jms_selector_spark.frontend.selector import parse
+    from jms_selector_spark.parsing import parse
     from jms_selector_spark.spark.hybrid import split_conjuncts
 
     def split(text):
