@@ -79,7 +79,7 @@ for p in (str(ROOT), str(HERE)):
 import bench_native as bn  # noqa: E402  (archive, plan inspection)
 
 from jms_selector_spark import jms_filter
-from jms_selector_spark.frontend.errors import SelectorError, UnsupportedSelectorError  # noqa: E402
+from jms_selector_spark.language.errors import SelectorError, UnsupportedSelectorError  # noqa: E402
 from jms_selector_spark.spark import sample_data
 
 NAME = "route"
@@ -657,7 +657,7 @@ def routed_df(messages, subs, plan: str, dialect: str = "jms", *, output: bool =
     costs by itself (`floor_df`)."""
     from pyspark.sql import functions as F
 
-    from jms_selector_spark.semantics.dialects import get_dialect
+    from jms_selector_spark.language.dialects import get_dialect
     from jms_selector_spark.spark.route_plan import plan_routing, single_case_sql, tag_matches
 
     if plan == "floor":
@@ -842,7 +842,7 @@ def run_matrix(spark, args, data_dir: Path, results_path: Path) -> dict:
             raise AssertionError(f"{kind} x {n}: {plan} limit={limit} gave {fp}, another plan gave {fingerprints[key]}")
         else:
             fingerprints[key] = fp
-        from jms_selector_spark.semantics.dialects import get_dialect
+        from jms_selector_spark.language.dialects import get_dialect
         from jms_selector_spark.spark.route_plan import plan_routing
 
         from jms_selector_spark.binder import Binding

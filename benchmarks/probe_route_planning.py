@@ -80,7 +80,7 @@ def plan_phases(subs, schema, dialect, binding) -> tuple:
 
 def main(argv=None) -> None:
     from jms_selector_spark.binder import Binding
-    from jms_selector_spark.semantics.dialects import get_dialect
+    from jms_selector_spark.language.dialects import get_dialect
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--counts", default="1000,3000,10000")

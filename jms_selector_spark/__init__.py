@@ -33,12 +33,11 @@ the Arrow evaluator) and ``analysis/`` (lint, dialect comparison) → ``spark/``
 from ._version import __version__
 from .analysis.dialect_compare import DialectComparison, TypedMessage, compare_dialects
 from .analysis.lint import LintWarning, lint
-from .frontend.errors import (BindingOptionError, SelectorBindingError, SelectorError, SelectorSyntaxError,
-                              SelectorTooComplexError, SelectorTypeError, UnsupportedSelectorError)
+from .language.errors import (BindingOptionError, SelectorBindingError, SelectorError, SelectorSyntaxError, SelectorTooComplexError, SelectorTypeError, UnsupportedSelectorError)
 from .frontend.selector import Selector
 from .parsing import parse
 from .interpreter import evaluate
-from .semantics.dialects import ACTIVEMQ, JMS, SOLACE, WSO2, Dialect, get_dialect
+from .language.dialects import ACTIVEMQ, JMS, SOLACE, WSO2, Dialect, get_dialect
 from .spark import connect  # `connect.ship(spark)`: the package on a Spark Connect server's workers
 from .spark.api import explain_filter, jms_filter, selector_to_column, selector_to_sql
 from .spark.migration import MigrationReport, SubscriptionChange, migration_report

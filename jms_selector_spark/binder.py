@@ -31,14 +31,14 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Mapping
 
-from .frontend import nodes as n
-from .frontend.errors import BindingOptionError, SelectorBindingError
+from .language import nodes as n
+from .language.errors import BindingOptionError, SelectorBindingError
 from .frontend.selector import Selector
-from .semantics.dialects import HEADER_TYPES
+from .language.dialects import HEADER_TYPES
 from .semantics.lowering import lower, rules_for
-from .semantics.schema import to_schema
+from .language.schema import to_schema
 from .semantics.typed_tree import TypedTree, type_tree
-from .semantics.types import JmsType
+from .language.types import JmsType
 
 __all__ = ["Binding", "ColumnRef", "BoundSelector", "bind", "to_schema", "jms_type_of_spark", "check_options",
            "unknown_property_refs", "warn_unknown_properties", "UNKNOWN_PROPERTIES"]

@@ -22,14 +22,14 @@ from __future__ import annotations
 from typing import Mapping
 
 from .semantics import scalar as sem
-from .frontend import nodes as n
+from .language import nodes as n
 from .parsing import as_selector
-from .frontend.visitor import NodeVisitor
+from .language.visitor import NodeVisitor
 from .semantics import core as c
-from .semantics.dialects import Dialect, delivery_mode_code, delivery_mode_name
+from .language.dialects import Dialect, delivery_mode_code, delivery_mode_name
 from .semantics.functions import call_function
 from .semantics.lowering import lower, rules_for
-from .semantics.types import JmsType
+from .language.types import JmsType
 from .semantics.values import TypedValue, typed
 
 __all__ = ["ReferenceInterpreter", "evaluate", "message_resolver"]

@@ -8,13 +8,13 @@ constant is its value.
 """
 from __future__ import annotations
 
-from .frontend import nodes as n
-from .frontend.errors import SelectorTypeError
+from .language import nodes as n
+from .language.errors import SelectorTypeError
 from .frontend.parser import MAX_LENGTH
 from .frontend.selector import Selector, parse_selector
-from .semantics.dialects import Dialect, get_dialect
+from .language.dialects import Dialect, get_dialect
 from .semantics.lowering import lower, rules_for
-from .semantics.types import JmsType
+from .language.types import JmsType
 
 __all__ = ["parse", "as_selector"]
 
@@ -53,7 +53,7 @@ def parse(selector: str, *, dialect: "str | Dialect" = "jms", max_length: int = 
     >>> parse("color = 'blue' AND AND weight > 2500")
     Traceback (most recent call last):
       ...
-    jms_selector_spark.frontend.errors.SelectorSyntaxError: unexpected 'AND' at line 1, column 20
+    jms_selector_spark.language.errors.SelectorSyntaxError: unexpected 'AND' at line 1, column 20
       color = 'blue' AND AND weight > 2500
                          ^^^
     """

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from jms_selector_spark.semantics.dialects import DIALECTS
+from jms_selector_spark.language.dialects import DIALECTS
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "support"))
@@ -66,7 +66,7 @@ def _from_the_dialect_fixture(item) -> bool:
 
 @pytest.fixture(scope="session", params=sorted(DIALECTS))
 def dialect(request) -> str:
-    """Every built-in dialect by name, from `jms_selector_spark.semantics.dialects.DIALECTS`: a new dialect is
+    """Every built-in dialect by name, from `jms_selector_spark.language.dialects.DIALECTS`: a new dialect is
     tested by every test that takes ``dialect`` without any list being edited."""
     return request.param
 

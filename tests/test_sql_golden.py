@@ -34,9 +34,9 @@ sys.path.insert(0, str(ROOT / "sql"))
 import golden_format as gfmt  # noqa: E402
 
 import jms_selector_spark as jss  # noqa: E402
-from jms_selector_spark.frontend import nodes as n
-from jms_selector_spark.semantics.dialects import HEADER_TYPES  # noqa: E402
-from jms_selector_spark.semantics.dialects import get_dialect  # noqa: E402
+from jms_selector_spark.language import nodes as n
+from jms_selector_spark.language.dialects import HEADER_TYPES  # noqa: E402
+from jms_selector_spark.language.dialects import get_dialect  # noqa: E402
 
 pytest.importorskip("pyspark")  # the schemas are pyspark StructTypes (no JVM needed for part a)
 

@@ -30,14 +30,14 @@ import random
 import time
 from dataclasses import dataclass, field
 
-from ..frontend import nodes as n
-from ..semantics.dialects import HEADER_TYPES, Dialect, get_dialect
-from ..frontend.errors import SelectorError
+from ..language import nodes as n
+from ..language.dialects import HEADER_TYPES, Dialect, get_dialect
+from ..language.errors import SelectorError
 from ..interpreter import ReferenceInterpreter, message_resolver
 from ..semantics.javanum import to_float32
 from ..parsing import parse
 from .typed_message import TypedMessage, answer, format_value, word
-from ..semantics.types import INT_MAX, INT_MIN, LONG_MAX, LONG_MIN, JmsType
+from ..language.types import INT_MAX, INT_MIN, LONG_MAX, LONG_MIN, JmsType
 
 __all__ = ["TypedMessage", "DialectComparison", "compare_dialects", "answer", "format_value"]
 

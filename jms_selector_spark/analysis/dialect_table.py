@@ -16,7 +16,7 @@ import argparse
 import sys
 from dataclasses import dataclass
 
-from ..semantics.dialects import DIALECTS
+from ..language.dialects import DIALECTS
 from .typed_message import TypedMessage, answer
 
 __all__ = ["Row", "ROWS", "answers", "markdown_table", "rewrite", "BEGIN", "END"]

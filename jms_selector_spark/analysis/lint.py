@@ -44,9 +44,9 @@ from __future__ import annotations
 import inspect
 from dataclasses import dataclass, field
 
-from ..frontend import nodes as n
+from ..language import nodes as n
 from ..binder import Binding, bind, to_schema
-from ..semantics.dialects import Dialect
+from ..language.dialects import Dialect
 from ..frontend.lexer import CONVERT_PREFIX, double_minus_positions
 from .lint_ibm import IBM_CHECKS
 from .lint_wso2_solace import CHECKS as _TARGET_CHECKS
@@ -55,8 +55,8 @@ from ..semantics.lowering import rules_for
 from ..frontend.parser import MAX_LENGTH
 from ..frontend.selector import Selector
 from ..parsing import as_selector
-from ..frontend.source import Located, Span, render_caret
-from ..semantics.types import JmsType
+from ..language.source import Located, Span, render_caret
+from ..language.types import JmsType
 
 __all__ = ["LintWarning", "lint", "CHECKS", "CONVERT_STRING_PREFIX"]
 

@@ -17,14 +17,14 @@ from __future__ import annotations
 
 import re
 
-from ..frontend import nodes as n
-from ..frontend.nodes import CompareOp
+from ..language import nodes as n
+from ..language.nodes import CompareOp
 from ..frontend.selector import ZERO_ID_FORM
-from ..frontend.source import Span
-from ..semantics.dialects import ZERO_ID
+from ..language.source import Span
+from ..language.dialects import ZERO_ID
 from ..semantics.decisions import Order
 from ..semantics.lowering import rules_for
-from ..semantics.types import JmsType
+from ..language.types import JmsType
 
 __all__ = ["IBM_CHECKS"]
 

@@ -22,9 +22,9 @@ dialect table, never from a second copy of a rule:
 """
 from __future__ import annotations
 
-from ..frontend import nodes as n
-from ..frontend.nodes import CompareOp
-from ..frontend.source import Span
+from ..language import nodes as n
+from ..language.nodes import CompareOp
+from ..language.source import Span
 from ..semantics.decisions import Logic
 from ..semantics.lowering import rules_for
 

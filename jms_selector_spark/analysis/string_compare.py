@@ -12,10 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..binder import BoundSelector
-from ..frontend import nodes as n
-from ..frontend.source import Span
+from ..language import nodes as n
+from ..language.source import Span
 from ..semantics.lowering import rules_for
-from ..semantics.types import JmsType
+from ..language.types import JmsType
 
 __all__ = ["StringNumberComparison", "string_number_comparisons"]
 

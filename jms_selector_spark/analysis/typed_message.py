@@ -5,10 +5,10 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from ..frontend.errors import SelectorError
+from ..language.errors import SelectorError
 from ..interpreter import ReferenceInterpreter, message_resolver
 from ..parsing import as_selector, parse
-from ..semantics.types import JmsType
+from ..language.types import JmsType
 
 __all__ = ["TypedMessage", "answer", "format_value", "word"]
 

@@ -19,9 +19,9 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..semantics import scalar as sem
-from ..frontend import nodes as n
+from ..language import nodes as n
 from ..semantics.functions import LIST, call_function
-from ..semantics.types import LONG_MIN, JmsType
+from ..language.types import LONG_MIN, JmsType
 from ..semantics.values import TypedValue
 from .arrow_columns import ARROW_TYPES
 from .arrow_values import _Boxed, _as_double, _cast, _distinct, _from_np, _np, _np_valid

@@ -18,7 +18,7 @@ from typing import Mapping
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..semantics.types import JmsType
+from ..language.types import JmsType
 from .arrow_javanum import java_value_of_arrow
 
 __all__ = ["ARROW_TYPES", "extract_columns", "slice_rows", "take_rows"]

@@ -18,7 +18,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..semantics import scalar as sem
-from ..frontend import nodes as n
+from ..language import nodes as n
 from ..semantics.functions import LIST
 from ..semantics.like import segments_matcher
 from ..semantics.decisions import NumericOrder, Order

@@ -17,9 +17,9 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..frontend import nodes as n
+from ..language import nodes as n
 from ..semantics.functions import LIST
-from ..semantics.types import JmsType
+from ..language.types import JmsType
 from ..semantics.values import TypedValue
 from .arrow_columns import ARROW_TYPES
 

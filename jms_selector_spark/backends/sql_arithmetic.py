@@ -19,10 +19,10 @@ from __future__ import annotations
 import math
 import re
 
-from ..frontend import nodes as n
-from ..frontend.errors import UnsupportedSelectorError
+from ..language import nodes as n
+from ..language.errors import UnsupportedSelectorError
 from ..semantics.functions import LIST
-from ..semantics.types import JmsType
+from ..language.types import JmsType
 from .sql_render import _FALSE, _NULL, _SPARK, V, _bool, _cast, _neg_zero_test, sql_string
 
 __all__ = ["SqlArithmetic"]

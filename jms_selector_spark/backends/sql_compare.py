@@ -16,10 +16,10 @@ from __future__ import annotations
 
 import math
 
-from ..frontend import nodes as n
-from ..frontend.errors import UnsupportedSelectorError
+from ..language import nodes as n
+from ..language.errors import UnsupportedSelectorError
 from ..semantics.decisions import NumericOrder, Order
-from ..semantics.types import JmsType
+from ..language.types import JmsType
 from .sql_javanum import java_value_of_sql
 from .sql_render import (_FALSE, _TRUE, _UNKNOWN, NULL_BOOL, V, _and, _bool, _cast, _is_zero_possible, _may_nan,
                          _neg_zero_test, _nonnull, _not, _nulls, _or, _strict, like_to_sql, sql_string)

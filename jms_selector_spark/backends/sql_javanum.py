@@ -16,7 +16,7 @@ from __future__ import annotations
 import functools
 
 from ..semantics.javanum import JAVA_FLOAT_PATTERN, JAVA_INTEGER_RANGES
-from ..semantics.types import JmsType
+from ..language.types import JmsType
 
 __all__ = ["java_value_of_sql"]
 

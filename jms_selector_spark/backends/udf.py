@@ -26,11 +26,11 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..binder import Binding, bind
-from ..frontend.errors import SelectorError
+from ..language.errors import SelectorError
 from ..frontend.selector import Selector
 from ..parsing import parse
-from ..semantics.dialects import JMS, Dialect
-from ..semantics.schema import to_schema
+from ..language.dialects import JMS, Dialect
+from ..language.schema import to_schema
 from .arrow_columns import extract_columns, slice_rows, take_rows
 from .sql_render import sql_identifier
 

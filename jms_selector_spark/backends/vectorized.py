@@ -78,15 +78,15 @@ from typing import Mapping
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..frontend import nodes as n
+from ..language import nodes as n
 from ..frontend.selector import Selector
-from ..frontend.visitor import NodeVisitor
+from ..language.visitor import NodeVisitor
 from ..interpreter import ReferenceInterpreter
 from ..semantics import core as c
 from ..semantics.functions import LIST
 from ..semantics.lowering import lower, rules_for
 from ..semantics.typed_tree import type_tree
-from ..semantics.types import JmsType
+from ..language.types import JmsType
 from ..semantics.values import TypedValue
 from .arrow_arithmetic import _arithmetic_pair, _call_distinct
 from .arrow_columns import ARROW_TYPES, _column_types, _column_union, _plain_array, _typed_array
@@ -472,7 +472,7 @@ def evaluate_batch(selector: Selector, columns: Mapping, n: int) -> pa.BooleanAr
     --------
     >>> import pyarrow as pa
     >>> from jms_selector_spark import parse
-    >>> from jms_selector_spark.semantics.types import JmsType
+    >>> from jms_selector_spark.language.types import JmsType
     >>> cols = {"weight": (JmsType.LONG, pa.array([3000, 10, None]))}
     >>> evaluate_batch(parse("weight > 2500"), cols, 3).to_pylist()
     [True, False, None]

@@ -36,13 +36,13 @@ import sys
 from dataclasses import dataclass, field
 
 from .._version import __version__
-from ..frontend import nodes as n
-from ..frontend.errors import SelectorError, UnsupportedSelectorError
+from ..language import nodes as n
+from ..language.errors import SelectorError, UnsupportedSelectorError
 from ..frontend.printer import quote_string, to_text
 from ..frontend.selector import Selector
 from ..parsing import parse
-from ..semantics.dialects import DIALECTS, JMS, Dialect, get_dialect
-from ..semantics.types import JmsType
+from ..language.dialects import DIALECTS, JMS, Dialect, get_dialect
+from ..language.types import JmsType
 from .selector_io import (EXIT_INVALID, EXIT_OK, EXIT_USAGE, InputError, add_binding_options, binding_of, emit,
                           entry_prefix, exit_status, lint_lines, parse_entry, read_entries, report, summary)
 from .schema import parse_ddl, parse_schema, read_parquet_schema, schema_arg, schema_text

@@ -26,7 +26,7 @@ import io
 import json
 import sys
 
-from ..semantics.dialects import DIALECTS
+from ..language.dialects import DIALECTS
 from .schema import schema_arg
 from .selector_io import InputError, add_binding_options, binding_of, decode_utf8, emit, read_bytes
 

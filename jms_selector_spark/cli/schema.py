@@ -6,7 +6,7 @@ import argparse
 import os
 import re
 
-from ..semantics.types import JmsType
+from ..language.types import JmsType
 
 __all__ = ["parse_schema", "parse_ddl", "read_parquet_schema", "schema_arg", "schema_text"]
 

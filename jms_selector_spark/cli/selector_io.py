@@ -7,9 +7,9 @@ import json
 import sys
 from dataclasses import dataclass
 
-from ..frontend.errors import SelectorError, SelectorSyntaxError
+from ..language.errors import SelectorError, SelectorSyntaxError
 from ..parsing import parse
-from ..frontend.source import Span
+from ..language.source import Span
 
 #: Exit codes (documented in --help and the README; tests/unit/test_cli.py holds them).
 EXIT_OK, EXIT_INVALID, EXIT_USAGE, EXIT_WARNINGS = 0, 1, 2, 3

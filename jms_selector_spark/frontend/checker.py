@@ -20,10 +20,10 @@ anything that depends on them is decided at evaluation time, by the same rules (
 """
 from __future__ import annotations
 
-from ..semantics.dialects import Dialect
-from ..semantics.types import LONG_MAX, LONG_MIN, JmsType
-from . import nodes as n
-from .errors import SelectorTypeError
+from ..language.dialects import Dialect
+from ..language.types import LONG_MAX, LONG_MIN, JmsType
+from ..language import nodes as n
+from ..language.errors import SelectorTypeError
 
 __all__ = ["check", "is_predicate"]
 

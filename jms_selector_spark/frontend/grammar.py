@@ -8,12 +8,12 @@ out of range.
 """
 from __future__ import annotations
 
-from ..semantics.dialects import Dialect
-from ..semantics.types import INT_MAX, INT_MIN, LONG_MAX, LONG_MIN, JmsType
-from . import nodes as n
+from ..language.dialects import Dialect
+from ..language.types import INT_MAX, INT_MIN, LONG_MAX, LONG_MIN, JmsType
+from ..language import nodes as n
 from .activemq_like import BrokerLikeError, broker_like
-from .errors import SelectorSyntaxError
-from .source import Span
+from ..language.errors import SelectorSyntaxError
+from ..language.source import Span
 from .tokens import TOKENS
 
 __all__ = ["Grammar", "COMPARE_OPS", "ARITH_OPS"]

@@ -10,12 +10,12 @@
 """
 from __future__ import annotations
 
-from ..semantics.dialects import ARITY
-from ..semantics.types import JmsType
-from . import nodes as n
-from .errors import SelectorSyntaxError
+from ..language.dialects import ARITY
+from ..language.types import JmsType
+from ..language import nodes as n
+from ..language.errors import SelectorSyntaxError
 from .grammar import Grammar
-from .source import Span
+from ..language.source import Span
 
 __all__ = ["SqlGrammar", "ActiveMQGrammar", "BrokerJGrammar", "CppGrammar"]
 

@@ -29,8 +29,8 @@ import unicodedata
 import ply.lex as lex
 
 from .cpp_numbers import CppNumberError, CppRangeError, scan_cpp_number
-from .errors import SelectorSyntaxError, SelectorTypeError
-from .source import Span
+from ..language.errors import SelectorSyntaxError, SelectorTypeError
+from ..language.source import Span
 from .tokens import JAVA_WHITESPACE, RESERVED, TOKENS
 
 __all__ = ["SelectorLexer", "QuotedName", "is_java_identifier_start", "is_java_identifier_part", "double_minus_positions",

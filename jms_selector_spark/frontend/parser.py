@@ -19,12 +19,12 @@ import threading
 
 import ply.yacc as yacc
 
-from ..semantics.dialects import JMS, Dialect
-from . import nodes as n
-from .errors import SelectorSyntaxError
+from ..language.dialects import JMS, Dialect
+from ..language import nodes as n
+from ..language.errors import SelectorSyntaxError
 from .grammar_variants import ActiveMQGrammar, BrokerJGrammar, CppGrammar, SqlGrammar
 from .lexer import SelectorLexer
-from .source import Span
+from ..language.source import Span
 
 __all__ = ["parse_tree", "parse_tree_with_tail", "parse_tree_info", "MAX_LENGTH", "MAX_DEPTH"]
 

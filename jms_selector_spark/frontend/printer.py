@@ -9,9 +9,9 @@ from __future__ import annotations
 import math
 import re
 
-from ..semantics.dialects import JMS, Dialect
-from ..semantics.types import JmsType
-from . import nodes as n
+from ..language.dialects import JMS, Dialect
+from ..language.types import JmsType
+from ..language import nodes as n
 from .lexer import is_java_identifier_part, is_java_identifier_start
 from .tokens import LEVEL, RESERVED
 
@@ -132,6 +132,6 @@ class _Printer:
         if isinstance(node, n.FunctionCall):
             # Arguments are unary expressions (ActiveMQ's functionCallExpr): parenthesise the rest.
             return f"{node.name}({', '.join(self.sub(a, LEVEL['unary'] - 1) for a in node.args)})"
-        from .errors import UnsupportedSelectorError
+        from ..language.errors import UnsupportedSelectorError
 
         raise UnsupportedSelectorError(f"cannot print {type(node).__name__}")

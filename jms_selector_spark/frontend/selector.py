@@ -5,16 +5,16 @@ import functools
 import re
 from dataclasses import dataclass, field
 
-from ..semantics.dialects import DIALECTS, ZERO_ID, Dialect
-from ..semantics.types import JmsType
-from . import nodes as n
+from ..language.dialects import DIALECTS, ZERO_ID, Dialect
+from ..language.types import JmsType
+from ..language import nodes as n
 from .checker import check
-from .errors import SelectorSyntaxError
+from ..language.errors import SelectorSyntaxError
 from .lexer import CONVERT_PREFIX
 from .parser import MAX_LENGTH, parse_tree_info
 from .printer import to_text
-from .source import Span
-from .visitor import ensure_recursion_room
+from ..language.source import Span
+from ..language.visitor import ensure_recursion_room
 
 __all__ = ["Selector", "parse_selector", "ZERO_ID_FORM", "ID_FORM"]
 

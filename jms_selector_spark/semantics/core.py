@@ -32,8 +32,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..frontend import nodes as n
-from .types import JmsType
+from ..language import nodes as n
+from ..language.types import JmsType
 
 __all__ = ["Compare", "UnlikeTypes", "Compute", "Negate", "Plus", "Call", "KleeneAnd", "KleeneOr", "LeftFirstAnd", "LeftFirstOr", "TwoValuedBetween", "InsideBetween",
            "OutsideBetween", "InStrings", "LikeString", "CORE_TYPES", "LOWERED_AWAY",

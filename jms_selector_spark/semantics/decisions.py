@@ -11,8 +11,8 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-from ..frontend.nodes import ArithOp, CompareOp
-from .types import JmsType
+from ..language.nodes import ArithOp, CompareOp
+from ..language.types import JmsType
 
 __all__ = ["Order", "NumericOrder", "CompareRule", "Between", "Logic", "NullEquality", "HeaderRule", "Comparator",
            "Computation"]

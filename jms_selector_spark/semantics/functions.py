@@ -19,7 +19,7 @@ import functools
 import re
 
 from .scalar import java_equals, java_string
-from .types import JmsType
+from ..language.types import JmsType
 from .values import TypedValue
 
 __all__ = ["call_function", "LIST"]

@@ -24,16 +24,16 @@ from __future__ import annotations
 
 import functools
 
-from ..frontend.nodes import ArithOp, CompareOp
+from ..language.nodes import ArithOp, CompareOp
 from . import core as c
 from .decisions import (Between, CompareRule, Comparator, Computation, HeaderRule, Logic, NullEquality,
                         NumericOrder, Order)
 from . import scalar
-from .dialects import Dialect
+from ..language.dialects import Dialect
 from .functions import call_function
 from .like import like_segments
-from ..frontend import nodes as n
-from .types import JmsType, promote
+from ..language import nodes as n
+from ..language.types import JmsType, promote
 from .values import TypedValue
 
 __all__ = ["lower", "Rules", "rules_for"]

@@ -9,13 +9,13 @@ True, False or None (UNKNOWN).
 """
 from __future__ import annotations
 
-from ..frontend.nodes import ArithOp, CompareOp
+from ..language.nodes import ArithOp, CompareOp
 from . import core as c
 from . import javanum as jn
 from .like import segments_matcher
 from .decisions import Comparator, Computation, NumericOrder, Order
-from ..frontend import nodes as n
-from .types import JmsType
+from ..language import nodes as n
+from ..language.types import JmsType
 from .values import TypedValue
 
 __all__ = ["truth", "compare", "unlike_types", "java_equals", "arithmetic", "negate", "identity", "kleene_and", "kleene_or", "kleene_not",

@@ -26,8 +26,8 @@ were made from (`TypedTree.derive`).
 """
 from __future__ import annotations
 
-from ..frontend import nodes as n
-from .types import JmsType
+from ..language import nodes as n
+from ..language.types import JmsType
 
 __all__ = ["TypedTree", "type_tree"]
 

@@ -11,7 +11,7 @@ import datetime as _dt
 from typing import NamedTuple
 
 from .javanum import to_float32
-from .types import INT_MAX, INT_MIN, LONG_MAX, LONG_MIN, JmsType
+from ..language.types import INT_MAX, INT_MIN, LONG_MAX, LONG_MIN, JmsType
 
 __all__ = ["TypedValue", "typed"]
 

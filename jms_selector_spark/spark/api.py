@@ -8,7 +8,7 @@ from __future__ import annotations
 import logging
 
 from ..binder import Binding, bind, check_options, to_schema, unknown_property_refs, warn_unknown_properties
-from ..semantics.dialects import Dialect
+from ..language.dialects import Dialect
 from ..frontend.selector import Selector
 from ..parsing import as_selector
 
@@ -36,7 +36,7 @@ def selector_to_column(selector, schema, *, dialect: "str | Dialect | None" = No
     from pyspark.sql import SparkSession
     from pyspark.sql import functions as F
 
-    from ..frontend.errors import SelectorTooComplexError
+    from ..language.errors import SelectorTooComplexError
     from .hybrid import decide
 
     sel = as_selector(selector, dialect)
@@ -137,7 +137,7 @@ def column_collisions(columns, bound, *, case_sensitive: bool) -> dict:
     """{lower-case name: [columns]} of the top-level columns Spark cannot tell apart by name
     (equal, or equal but for case when ``case_sensitive`` is false); raises `SelectorBindingError`
     naming them and the fix when the selector reads one of them ambiguously."""
-    from ..frontend.errors import SelectorBindingError
+    from ..language.errors import SelectorBindingError
 
     groups: dict = {}
     for c in columns:
@@ -164,7 +164,7 @@ def refuse_ambiguous(columns, bound, spark, *, how: str = "use jms_filter (it re
     """`SelectorBindingError` when the selector reads a column that another column makes ambiguous
     for Spark (same name; or same but for case while spark.sql.caseSensitive is false), for the
     entry points that cannot rename the table's columns (`selector_to_column`, a SQL function)."""
-    from ..frontend.errors import SelectorBindingError
+    from ..language.errors import SelectorBindingError
 
     sensitive = _case_sensitive(spark) if spark is not None else False
     used = set(bound.source_columns())

@@ -41,9 +41,9 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
-from ..frontend import nodes as n
+from ..language import nodes as n
 from ..binder import Binding, bind, check_options, to_schema, warn_unknown_properties
-from ..frontend.errors import SelectorError, UnsupportedSelectorError
+from ..language.errors import SelectorError, UnsupportedSelectorError
 from ..semantics.decisions import Logic
 from ..semantics.lowering import rules_for
 from ..frontend.printer import to_text

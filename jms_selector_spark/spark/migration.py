@@ -19,8 +19,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..semantics.dialects import Dialect, get_dialect
-from ..frontend.errors import SelectorError
+from ..language.dialects import Dialect, get_dialect
+from ..language.errors import SelectorError
 from .subscriptions import check_subscriptions, normalize_subscriptions, resolve_rules, subscription_key
 
 __all__ = ["SubscriptionChange", "MigrationReport", "migration_report", "format_report"]

@@ -57,7 +57,7 @@ def split_fallback(fallback, schema, dialect, binding: "Binding | None" = None) 
 
 
 def _text(node, dialect) -> str:
-    from ..frontend import nodes as n
+    from ..language import nodes as n
     from ..frontend.printer import to_text
 
     text = to_text(node, dialect)

@@ -54,9 +54,9 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass, field
 
-from ..frontend import nodes as n
+from ..language import nodes as n
 from ..binder import Binding
-from ..semantics.types import JmsType as T
+from ..language.types import JmsType as T
 from .route_sql import EMPTY_NAMES as _EMPTY
 
 __all__ = ["AccessPredicate", "RoutingPlan", "plan_routing", "matching_names", "tag_matches", "explain_routing",
@@ -191,7 +191,7 @@ def _string_ref(ref) -> bool:
 
 def access_candidates(selector: str, schema, dialect, binding: Binding) -> list:
     """Every eligible conjunct of ``selector`` as an `AccessPredicate` (empty: none)."""
-    from ..semantics.schema import to_schema
+    from ..language.schema import to_schema
 
     return list(_access_candidates(selector or "", dialect, to_schema(schema), binding))
 
@@ -446,7 +446,7 @@ def explain_routing(schema, subscriptions, *, dialect="jms", index: bool = True,
     or the DataFrame), as text: groups, access names, subscriptions evaluated per message. Given
     the DataFrame, the plan is the one `tag_matches` makes in its session (parts or guard follow
     its subexpression elimination); given a schema, Spark's defaults."""
-    from ..semantics.dialects import get_dialect
+    from ..language.dialects import get_dialect
     from .hybrid import plan_subscriptions
     from .route_explain import format_plan
     from .route_fallback import format_fallback, split_fallback

@@ -60,7 +60,7 @@ _ATOM = re.compile(rf"({_VALUE}) (>=|>|<=|<) __jms_c\.p(\d+)")
 
 def numeric_columns(schema) -> frozenset:
     """SQL (backquoted) of the top-level numeric columns of ``schema`` (never DECIMAL)."""
-    from ..semantics.schema import to_schema
+    from ..language.schema import to_schema
 
     fields = getattr(schema, "fields", None)
     if fields is None or not type(schema).__module__.startswith("pyspark"):

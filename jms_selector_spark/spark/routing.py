@@ -84,7 +84,7 @@ from __future__ import annotations
 import logging
 from typing import Iterable
 
-from ..semantics.dialects import Dialect, get_dialect
+from ..language.dialects import Dialect, get_dialect
 from .rebind import consumed_sql, expand_versions
 from .subscriptions import (OUTCOMES, ROUTING_RULES, RoutingRules, Subscription, check_mode, check_subscriptions,
                             normalize_subscriptions, resolve_rules, routing_rules, subscription_errors,
@@ -114,7 +114,7 @@ def _hide_collisions(messages, readers: list, binding: dict):
     `SelectorBindingError` naming the columns and the fix; the others route."""
     from .api import _case_sensitive, column_collisions
     from ..binder import Binding, bind
-    from ..frontend.errors import SelectorBindingError
+    from ..language.errors import SelectorBindingError
     from ..parsing import parse
 
     columns, schema = messages.columns, messages.schema

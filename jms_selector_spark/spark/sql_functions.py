@@ -31,8 +31,8 @@ import re
 
 from ..backends.sql_render import sql_identifier
 from ..binder import Binding, bind, check_options, warn_unknown_properties
-from ..semantics.dialects import Dialect, get_dialect
-from ..frontend.errors import SelectorError
+from ..language.dialects import Dialect, get_dialect
+from ..language.errors import SelectorError
 from .api import _unambiguous, hybrid_filter, refuse_ambiguous
 from .hybrid import Plan, describe, plan_filter, plan_sql, sub_selector
 from ..frontend.selector import Selector

@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Mapping
 
-from ..frontend.errors import SelectorError
+from ..language.errors import SelectorError
 from ..parsing import parse
-from ..semantics.dialects import Dialect, get_dialect
+from ..language.dialects import Dialect, get_dialect
 from .rebind import version_errors
 
 __all__ = ["Subscription", "RoutingRules", "ROUTING_RULES", "OUTCOMES", "KINDS", "TRANSPORTS", "routing_rules",

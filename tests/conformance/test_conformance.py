@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from jms_selector_spark.semantics.dialects import DIALECTS
+from jms_selector_spark.language.dialects import DIALECTS
 from broker_suites import SUITES, run_case
 
 HERE = Path(__file__).parent

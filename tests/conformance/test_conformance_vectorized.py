@@ -14,7 +14,7 @@ import pytest
 
 import jms_selector_spark as jss
 from jms_selector_spark.backends.vectorized import evaluate_batch
-from jms_selector_spark.semantics.types import JmsType
+from jms_selector_spark.language.types import JmsType
 from oracle import decode_value
 
 HERE = Path(__file__).parent

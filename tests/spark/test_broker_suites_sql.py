@@ -8,7 +8,7 @@ import pytest
 
 import jms_selector_spark as jss
 from jms_selector_spark.backends.spark_sql import selector_to_sql
-from jms_selector_spark.frontend.errors import UnsupportedSelectorError
+from jms_selector_spark.language.errors import UnsupportedSelectorError
 
 from broker_suites import KNOWN, SUITES, agrees, cases_for
 from conftest import sql_conf

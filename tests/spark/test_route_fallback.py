@@ -16,7 +16,7 @@ import pytest
 
 import jms_selector_spark as jss
 from jms_selector_spark.binder import Binding
-from jms_selector_spark.semantics.dialects import get_dialect
+from jms_selector_spark.language.dialects import get_dialect
 from jms_selector_spark.spark.hybrid import plan_subscriptions
 from jms_selector_spark.spark.route_fallback import split_fallback
 from jms_selector_spark.spark.route_plan import explain_routing, matching_names, tag_matches

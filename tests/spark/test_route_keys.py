@@ -12,7 +12,7 @@ import pytest
 
 import jms_selector_spark as jss
 from jms_selector_spark.binder import Binding
-from jms_selector_spark.semantics.dialects import get_dialect
+from jms_selector_spark.language.dialects import get_dialect
 from jms_selector_spark.spark import route_keys
 from jms_selector_spark.spark.route_plan import matching_names, tag_matches
 from jms_selector_spark.spark.route_templates import lookup_sql, plan_templates

@@ -11,7 +11,7 @@ import pytest
 
 import jms_selector_spark as jss
 from jms_selector_spark.binder import Binding
-from jms_selector_spark.semantics.dialects import get_dialect
+from jms_selector_spark.language.dialects import get_dialect
 from jms_selector_spark.spark.route_plan import explain_routing, matching_names, tag_matches
 from jms_selector_spark.spark.route_templates import plan_templates, shared
 from jms_selector_spark.spark.routing import Subscription, route

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from jms_selector_spark.binder import Binding
-from jms_selector_spark.semantics.dialects import get_dialect
+from jms_selector_spark.language.dialects import get_dialect
 from jms_selector_spark.spark import route_merge
 from jms_selector_spark.spark.route_plan import plan_routing, single_case_sql, tag_matches
 from jms_selector_spark.spark.route_templates import _distinct, plan_templates, shared, template_sql

@@ -13,8 +13,8 @@ import pytest
 
 from jms_selector_spark.backends.spark_sql import selector_to_sql
 from jms_selector_spark.binder import Binding
-from jms_selector_spark.frontend.errors import SelectorError, UnsupportedSelectorError
-from jms_selector_spark.semantics.dialects import get_dialect
+from jms_selector_spark.language.errors import SelectorError, UnsupportedSelectorError
+from jms_selector_spark.language.dialects import get_dialect
 from jms_selector_spark.spark.route_plan import (GUARD_MAX_CASES, JIT_CASES, JIT_SQL_CHARS, explain_routing, matching_names, plan_routing,
                                           plan_sql, single_case_sql, tag_matches)
 from jms_selector_spark.spark.routing import Subscription, route

@@ -8,7 +8,7 @@ import random
 import pytest
 
 from jms_selector_spark.binder import Binding
-from jms_selector_spark.semantics.dialects import get_dialect
+from jms_selector_spark.language.dialects import get_dialect
 from jms_selector_spark.spark import route_ranges
 from jms_selector_spark.spark.route_plan import explain_routing, plan_routing, single_case_sql, tag_matches
 from jms_selector_spark.spark.route_templates import plan_templates, shared

@@ -20,7 +20,7 @@ import pytest
 import jms_selector_spark as jss
 from jms_selector_spark.backends.spark_sql import selector_to_sql
 from jms_selector_spark.backends.udf import match_batch
-from jms_selector_spark.frontend.errors import UnsupportedSelectorError
+from jms_selector_spark.language.errors import UnsupportedSelectorError
 
 from conftest import sql_conf
 from corpus_rows import message_case

@@ -22,8 +22,8 @@ import pytest
 import jms_selector_spark as jss
 from jms_selector_spark.backends.spark_sql import selector_to_sql
 from jms_selector_spark.backends.sql_render import sql_identifier
-from jms_selector_spark.frontend.errors import UnsupportedSelectorError
-from jms_selector_spark.semantics.dialects import DIALECTS
+from jms_selector_spark.language.errors import UnsupportedSelectorError
+from jms_selector_spark.language.dialects import DIALECTS
 
 from conftest import SESSION_SETTINGS, sql_conf
 from corpus_rows import message_case

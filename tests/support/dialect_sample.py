@@ -19,7 +19,7 @@ import ast
 import dataclasses
 from pathlib import Path
 
-from jms_selector_spark.semantics.dialects import DIALECTS, Dialect
+from jms_selector_spark.language.dialects import DIALECTS, Dialect
 
 __all__ = ["SPARK_DIALECTS", "rule_values"]
 

@@ -79,7 +79,7 @@ class CaseGenerator:
         self.headers = headers
         # The constructs a dialect has, from its table entry: an ActiveMQ-family dialect (artemis,
         # qpid, qpid-jms) gets the extended literals, `%`, string `+` and its own names too.
-        from jms_selector_spark.semantics.dialects import get_dialect
+        from jms_selector_spark.language.dialects import get_dialect
 
         d = get_dialect(dialect)
         self.activemq = d.extended_literals and d.modulo and d.string_concatenation

@@ -8,7 +8,7 @@ from pyspark.sql import types as T  # noqa: E402
 
 import jms_selector_spark as jss  # noqa: E402
 from jms_selector_spark.binder import Binding, bind  # noqa: E402
-from jms_selector_spark.semantics.types import JmsType  # noqa: E402
+from jms_selector_spark.language.types import JmsType  # noqa: E402
 
 HEADERS = [
     T.StructField("JMSMessageID", T.StringType()),

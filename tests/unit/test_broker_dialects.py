@@ -6,11 +6,11 @@ from __future__ import annotations
 import pytest
 
 import jms_selector_spark as jss
-from jms_selector_spark.frontend import nodes as n
+from jms_selector_spark.language import nodes as n
 from jms_selector_spark.frontend.parser import parse_tree
 from jms_selector_spark.frontend.printer import to_text
-from jms_selector_spark.frontend.source import Span
-from jms_selector_spark.semantics.types import JmsType
+from jms_selector_spark.language.source import Span
+from jms_selector_spark.language.types import JmsType
 
 QUOTING = ["artemis", "qpid", "qpid-jms"]
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from jms_selector_spark.semantics.dialects import ACTIVEMQ, DIALECTS
+from jms_selector_spark.language.dialects import ACTIVEMQ, DIALECTS
 
 from jms_selector_spark import parse, selector_to_sql
 from jms_selector_spark.cli.commands import EXPLAIN_SECTIONS, main, parse_schema, render_tree

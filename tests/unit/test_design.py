@@ -21,7 +21,7 @@ import ast
 import dataclasses
 from pathlib import Path
 
-from jms_selector_spark.semantics.dialects import Dialect
+from jms_selector_spark.language.dialects import Dialect
 
 PACKAGE = Path(__file__).resolve().parents[2] / "jms_selector_spark"
 FIELDS = {f.name for f in dataclasses.fields(Dialect)} - {"name"}
@@ -267,9 +267,9 @@ def test_the_core_imports_only_the_tree():
 
 
 def test_lowering_leaves_no_front_end_construct():
-    from jms_selector_spark.frontend import nodes
+    from jms_selector_spark.language import nodes
     from jms_selector_spark.semantics import core
-    from jms_selector_spark.semantics.dialects import DIALECTS, get_dialect
+    from jms_selector_spark.language.dialects import DIALECTS, get_dialect
     from jms_selector_spark.semantics.lowering import lower, rules_for
     from jms_selector_spark.parsing import parse
 

@@ -20,7 +20,7 @@ import pytest
 from jms_selector_spark import ACTIVEMQ, JMS, compare_dialects
 from jms_selector_spark.analysis.dialect_compare import TypedMessage, answer
 from jms_selector_spark.analysis.dialect_table import BEGIN, END, ROWS, answers, markdown_table, rewrite
-from jms_selector_spark.semantics.dialects import DIALECTS
+from jms_selector_spark.language.dialects import DIALECTS
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 

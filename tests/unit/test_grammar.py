@@ -27,13 +27,13 @@ from jms_selector_spark.semantics import core
 from jms_selector_spark import ACTIVEMQ, JMS
 from jms_selector_spark.cli.commands import _LABELS, render_tree
 from jms_selector_spark.frontend import grammar_variants
-from jms_selector_spark.frontend import nodes as n
+from jms_selector_spark.language import nodes as n
 from jms_selector_spark.frontend import parser as selector_parser
 from jms_selector_spark.frontend.lexer import SelectorLexer
 from jms_selector_spark.frontend.printer import to_text
 from jms_selector_spark.frontend.tokens import TOKENS
-from jms_selector_spark.frontend.visitor import NodeVisitor
-from jms_selector_spark.semantics.types import JmsType
+from jms_selector_spark.language.visitor import NodeVisitor
+from jms_selector_spark.language.types import JmsType
 
 PACKAGE_DIR = Path(jms_selector_spark.__file__).parent
 GRAMMARS = {"jms": (grammar_variants.SqlGrammar, JMS), "activemq": (grammar_variants.ActiveMQGrammar, ACTIVEMQ)}

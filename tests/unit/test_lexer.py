@@ -10,8 +10,8 @@ import pytest
 
 from jms_selector_spark import SelectorSyntaxError, SelectorTypeError
 from jms_selector_spark.frontend.lexer import SelectorLexer, is_java_identifier_part, is_java_identifier_start
-from jms_selector_spark.frontend.source import Span
-from jms_selector_spark.semantics.dialects import DIALECTS
+from jms_selector_spark.language.source import Span
+from jms_selector_spark.language.dialects import DIALECTS
 
 LEXERS = {name: SelectorLexer(d) for name, d in DIALECTS.items()}
 BOTH = pytest.mark.usefixtures("dialect")  # tests/conftest.py: every dialect in DIALECTS

@@ -27,15 +27,15 @@ import warnings
 
 import pytest
 
-from jms_selector_spark.semantics.dialects import DIALECTS, get_dialect
+from jms_selector_spark.language.dialects import DIALECTS, get_dialect
 
 from jms_selector_spark import (SelectorError, SelectorSyntaxError, SelectorTooComplexError, evaluate, parse,
                                 selector_to_sql)
-from jms_selector_spark.frontend import nodes as n
+from jms_selector_spark.language import nodes as n
 from jms_selector_spark.frontend.parser import MAX_DEPTH, MAX_LENGTH
 from jms_selector_spark.frontend.printer import to_text
-from jms_selector_spark.frontend.source import Span
-from jms_selector_spark.semantics.dialects import DIALECTS, get_dialect
+from jms_selector_spark.language.source import Span
+from jms_selector_spark.language.dialects import DIALECTS, get_dialect
 
 BOTH = pytest.mark.usefixtures("dialect")
 

@@ -9,9 +9,9 @@ import pickle
 import pytest
 
 from jms_selector_spark import LintWarning, lint, parse
-from jms_selector_spark.frontend.errors import SelectorBindingError, SelectorSyntaxError
+from jms_selector_spark.language.errors import SelectorBindingError, SelectorSyntaxError
 from jms_selector_spark.frontend.parser import MAX_LENGTH
-from jms_selector_spark.frontend.source import Span
+from jms_selector_spark.language.source import Span
 
 T = pytest.importorskip("pyspark.sql.types")
 

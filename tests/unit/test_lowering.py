@@ -10,10 +10,10 @@ import math
 
 import pytest
 
-from jms_selector_spark.frontend.nodes import ArithOp, CompareOp
-from jms_selector_spark.semantics.dialects import ACTIVEMQ, DIALECTS, JMS, get_dialect
+from jms_selector_spark.language.nodes import ArithOp, CompareOp
+from jms_selector_spark.language.dialects import ACTIVEMQ, DIALECTS, JMS, get_dialect
 from jms_selector_spark.semantics.lowering import Between, NullEquality, NumericOrder, Order, rules_for
-from jms_selector_spark.semantics.types import JmsType as T
+from jms_selector_spark.language.types import JmsType as T
 
 C, A = CompareOp, ArithOp
 jms, amq = rules_for(JMS), rules_for(ACTIVEMQ)
@@ -89,7 +89,7 @@ def test_every_built_in_dialect_has_rules():
 # -- the lowering pass: the core nodes carry the decisions ---------------------------------------
 
 def _core_nodes(text, dialect):
-    from jms_selector_spark.frontend import nodes
+    from jms_selector_spark.language import nodes
     from jms_selector_spark.semantics.lowering import lower
     from jms_selector_spark.parsing import parse
 
@@ -158,7 +158,7 @@ def _lowered_root(text, dialect, schema=None):
     ("'a' * 2", "activemq", None, T.NULL),                  # no value
 ])
 def test_constant_arithmetic_folds_to_a_literal(text, dialect, value, type_):
-    from jms_selector_spark.frontend import nodes
+    from jms_selector_spark.language import nodes
 
     root = _lowered_root(f"x = ({text})", dialect)
     lit = root.right
@@ -180,7 +180,7 @@ def test_constant_arithmetic_folds_to_a_literal(text, dialect, value, type_):
 ])
 def test_constant_conditions_fold_to_the_interpreters_value(text, dialect, value):
     # `nosuch`: a property the table cannot hold (the binder's constant NULL)
-    from jms_selector_spark.frontend import nodes
+    from jms_selector_spark.language import nodes
     from jms_selector_spark.interpreter import evaluate
 
     root = _lowered_root(text, dialect, {"x": "long"})
@@ -189,7 +189,7 @@ def test_constant_conditions_fold_to_the_interpreters_value(text, dialect, value
 
 
 def test_only_constant_operands_fold_and_lists_stay_lists():
-    from jms_selector_spark.frontend import nodes
+    from jms_selector_spark.language import nodes
     from jms_selector_spark.semantics import core
     from jms_selector_spark.semantics.functions import LIST
 
@@ -202,7 +202,7 @@ def test_only_constant_operands_fold_and_lists_stay_lists():
 
 
 def test_names_the_binder_knows_are_constant_fold_too():
-    from jms_selector_spark.frontend import nodes
+    from jms_selector_spark.language import nodes
     from jms_selector_spark.semantics import core
 
     # a property the table cannot hold is NULL: `nosuch + 1 > x` is UNKNOWN whatever x is, but
@@ -217,7 +217,7 @@ def test_names_the_binder_knows_are_constant_fold_too():
 
 def test_the_typed_tree_knows_folded_nodes():
     from jms_selector_spark.binder import bind
-    from jms_selector_spark.frontend import nodes
+    from jms_selector_spark.language import nodes
     from jms_selector_spark.parsing import parse
 
     bound = bind(parse("x > 2 * 3"), {"x": "int"})
@@ -271,7 +271,7 @@ _TYPED_SCHEMA = {"color": "string", "w": "long", "q": "int", "p": "double", "f":
 ])
 def test_compare_and_compute_carry_the_typed_trees_static_types(text, dialect):
     from jms_selector_spark.binder import Binding, bind
-    from jms_selector_spark.frontend import nodes
+    from jms_selector_spark.language import nodes
     from jms_selector_spark.parsing import parse
     from jms_selector_spark.semantics import core
 
@@ -348,7 +348,7 @@ def test_recording_static_types_does_not_compute_the_whole_typed_tree():
     (compile cost: 5-30 µs per bench selector when it is built)."""
     from jms_selector_spark.backends.spark_sql import SparkSqlGenerator
     from jms_selector_spark.binder import bind
-    from jms_selector_spark.frontend import nodes
+    from jms_selector_spark.language import nodes
     from jms_selector_spark.parsing import parse
 
     bound = bind(parse("color = 'x' AND w * 2 > 40 AND w BETWEEN 1 AND 9 AND color LIKE 'a%'"),
@@ -408,7 +408,7 @@ def test_is_null_truth_and_function_arguments_take_the_static_type_of_the_node()
     what the node says (its carried types, a column's type), the SQL follows."""
     import dataclasses
 
-    from jms_selector_spark.frontend import nodes
+    from jms_selector_spark.language import nodes
 
     root, gen = _generator("w * 2 IS NULL", {"w": "long"})
     assert gen.truth(root).sql.endswith(" AS BIGINT) IS NULL")
@@ -441,7 +441,7 @@ def test_integer_division_by_a_literal_zero_folds_to_null(text, dialect, folded)
 
     from jms_selector_spark.backends.vectorized import VectorizedEvaluator, _broadcast, evaluate_batch
     from jms_selector_spark.binder import bind
-    from jms_selector_spark.frontend import nodes
+    from jms_selector_spark.language import nodes
     from jms_selector_spark.parsing import parse
     from jms_selector_spark.interpreter import ReferenceInterpreter
     from jms_selector_spark.semantics.lowering import lower

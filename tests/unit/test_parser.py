@@ -10,7 +10,7 @@ import pickle
 
 import pytest
 
-from jms_selector_spark.semantics.dialects import get_dialect
+from jms_selector_spark.language.dialects import get_dialect
 
 from jms_selector_spark import (
     SelectorBindingError,
@@ -21,12 +21,12 @@ from jms_selector_spark import (
     evaluate,
     parse,
 )
-from jms_selector_spark.frontend import nodes as n
+from jms_selector_spark.language import nodes as n
 from jms_selector_spark.frontend.parser import parse_tree
-from jms_selector_spark.frontend.source import Span, line_col
-from jms_selector_spark.semantics.dialects import DIALECTS
-from jms_selector_spark.semantics.dialects import get_dialect
-from jms_selector_spark.semantics.types import INT_MAX, INT_MIN, LONG_MAX, LONG_MIN, JmsType
+from jms_selector_spark.language.source import Span, line_col
+from jms_selector_spark.language.dialects import DIALECTS
+from jms_selector_spark.language.dialects import get_dialect
+from jms_selector_spark.language.types import INT_MAX, INT_MIN, LONG_MAX, LONG_MIN, JmsType
 
 #: OR, NOT, <, BETWEEN, arithmetic…: skipped for a dialect without them (tests/conftest.py)
 pytestmark = pytest.mark.full_grammar

@@ -18,8 +18,8 @@ from pyspark.sql import types as st
 import jms_selector_spark as jss
 from jms_selector_spark.analysis.dialect_compare import TypedMessage
 from jms_selector_spark.binder import Binding, bind, to_schema
-from jms_selector_spark.semantics.schema import DataType, Field, Schema
-from jms_selector_spark.semantics.types import JmsType
+from jms_selector_spark.language.schema import DataType, Field, Schema
+from jms_selector_spark.language.types import JmsType
 from jms_selector_spark.spark.hybrid import plan_filter, plan_subscriptions
 from jms_selector_spark.spark.route_plan import explain_routing
 from jms_selector_spark.spark.sql_functions import register_selector, selector_columns

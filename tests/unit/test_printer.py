@@ -17,12 +17,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from jms_selector_spark import ACTIVEMQ, JMS, get_dialect, parse
-from jms_selector_spark.frontend import nodes as n
+from jms_selector_spark.language import nodes as n
 from jms_selector_spark.frontend.parser import parse_tree
 from jms_selector_spark.frontend.printer import format_approx, quote_string, to_text
 from jms_selector_spark.frontend.tokens import RESERVED
-from jms_selector_spark.semantics.dialects import ARITY
-from jms_selector_spark.semantics.types import INT_MAX, LONG_MAX, LONG_MIN, JmsType
+from jms_selector_spark.language.dialects import ARITY
+from jms_selector_spark.language.types import INT_MAX, LONG_MAX, LONG_MIN, JmsType
 
 EXAMPLES = int(os.environ.get("JMS_PRINTER_EXAMPLES", "300"))
 BOTH = pytest.mark.usefixtures("dialect")  # tests/conftest.py: every dialect in DIALECTS

@@ -58,7 +58,7 @@ def test_conjunct_spans_split_only_a_top_level_and_chain():
 def _plan(selectors, schema):
     from jms_selector_spark.backends.spark_sql import selector_to_sql
     from jms_selector_spark.binder import Binding
-    from jms_selector_spark.semantics.dialects import get_dialect
+    from jms_selector_spark.language.dialects import get_dialect
     from jms_selector_spark.spark.route_templates import plan_templates
     from jms_selector_spark.spark.routing import Subscription
 
@@ -113,7 +113,7 @@ def test_each_distinct_fragment_is_tokenised_once_and_duplicates_share_a_templat
 def test_a_schema_hashes_as_its_fields_once():
     import pickle
 
-    from jms_selector_spark.semantics.schema import Schema, to_schema
+    from jms_selector_spark.language.schema import Schema, to_schema
 
     a, b = to_schema({"x": "long", "s": "string"}), to_schema({"x": "long", "s": "string"})
     assert a is not b and a == b and hash(a) == hash(b) == hash(Schema(a.fields))

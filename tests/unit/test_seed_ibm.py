@@ -11,7 +11,7 @@ import sys
 import pytest
 
 import jms_selector_spark as jss
-from jms_selector_spark.frontend.source import Span
+from jms_selector_spark.language.source import Span
 
 Z = "ID:" + "0" * 48
 

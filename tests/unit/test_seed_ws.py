@@ -20,12 +20,12 @@ from jms_selector_spark.backends.arrow_columns import ARROW_TYPES, extract_colum
 from jms_selector_spark.binder import to_schema
 from jms_selector_spark.backends.vectorized import evaluate_batch
 from jms_selector_spark.binder import Binding, bind, check_options
-from jms_selector_spark.frontend.errors import BindingOptionError, SelectorBindingError, SelectorSyntaxError
-from jms_selector_spark.frontend.nodes import CompareOp
-from jms_selector_spark.frontend.source import Span
-from jms_selector_spark.semantics.dialects import DIALECTS, HEADER_TYPES, SOLACE, WSO2
+from jms_selector_spark.language.errors import BindingOptionError, SelectorBindingError, SelectorSyntaxError
+from jms_selector_spark.language.nodes import CompareOp
+from jms_selector_spark.language.source import Span
+from jms_selector_spark.language.dialects import DIALECTS, HEADER_TYPES, SOLACE, WSO2
 from jms_selector_spark.semantics.lowering import HeaderRule, Logic, NullEquality, rules_for
-from jms_selector_spark.semantics.types import JmsType
+from jms_selector_spark.language.types import JmsType
 from oracle import decode_value
 
 CORPUS = Path(__file__).resolve().parents[1] / "conformance" / "seed-ws.jsonl"

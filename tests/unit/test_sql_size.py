@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from jms_selector_spark.semantics.dialects import get_dialect
+from jms_selector_spark.language.dialects import get_dialect
 
 from jms_selector_spark.backends import spark_sql
 from jms_selector_spark.backends.spark_sql import selector_to_sql

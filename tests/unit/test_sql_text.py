@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 import jms_selector_spark as jss
 from jms_selector_spark.backends.spark_sql import SparkSqlGenerator, selector_to_sql
 from jms_selector_spark.backends.sql_render import like_to_sql
-from jms_selector_spark.frontend import nodes as n
+from jms_selector_spark.language import nodes as n
 from jms_selector_spark.semantics.like import compile_like, like_segments
 
 SCHEMA = {"JMSType": "string", "JMSPriority": "int", "weight": "long", "color": "string", "w": "double",

@@ -9,9 +9,9 @@ pytest.importorskip("pyspark")
 from pyspark.sql import types as ST  # noqa: E402
 
 from jms_selector_spark.binder import bind  # noqa: E402
-from jms_selector_spark.frontend import nodes as n
+from jms_selector_spark.language import nodes as n
 from jms_selector_spark.parsing import parse  # noqa: E402
-from jms_selector_spark.semantics.types import JmsType as J  # noqa: E402
+from jms_selector_spark.language.types import JmsType as J  # noqa: E402
 
 FLAT = {"i": "int", "b": "byte", "l": "long", "d": "double", "s": "string", "f": "boolean"}
 

@@ -22,11 +22,11 @@ from gen import NAMES, TYPES, CaseGenerator
 from jms_selector_spark import ACTIVEMQ, JMS, WSO2, Dialect, SelectorError, evaluate, parse
 from jms_selector_spark.backends.arrow_columns import ARROW_TYPES as ARROW
 from jms_selector_spark.backends.vectorized import VectorizedEvaluator, evaluate_batch
-from jms_selector_spark.frontend.nodes import And, CompareOp, Comparison, Identifier, IsNull, Unary, UnaryOp
+from jms_selector_spark.language.nodes import And, CompareOp, Comparison, Identifier, IsNull, Unary, UnaryOp
 from jms_selector_spark.frontend.selector import Selector
-from jms_selector_spark.semantics.dialects import DIALECTS, HEADER_TYPES, delivery_mode_code
-from jms_selector_spark.semantics.dialects import get_dialect
-from jms_selector_spark.semantics.types import INT_MAX, INT_MIN, LONG_MAX, LONG_MIN, JmsType
+from jms_selector_spark.language.dialects import DIALECTS, HEADER_TYPES, delivery_mode_code
+from jms_selector_spark.language.dialects import get_dialect
+from jms_selector_spark.language.types import INT_MAX, INT_MIN, LONG_MAX, LONG_MIN, JmsType
 
 #: OR, NOT, <, BETWEEN, arithmetic…: skipped for a dialect without them (tests/conftest.py); the
 #: generated tests run everywhere (the generator writes MQe's subset for mqe)
@@ -425,7 +425,7 @@ def test_unlike_types_decided_at_lowering(dialect):
     # both types: rendered by the evaluator, it must give the interpreter's answer
     from jms_selector_spark.backends.vectorized import _broadcast
     from jms_selector_spark.binder import bind
-    from jms_selector_spark.frontend import nodes
+    from jms_selector_spark.language import nodes
     from jms_selector_spark.semantics import core
 
     colors, ws, bs = ["x", None, "5", "y"], [5, 7, None, 1], [True, None, False, True]

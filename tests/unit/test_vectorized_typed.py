@@ -22,7 +22,7 @@ from jms_selector_spark.backends.vectorized import VectorizedEvaluator, _broadca
 from jms_selector_spark.binder import bind
 from jms_selector_spark.semantics import core
 from jms_selector_spark.semantics.typed_tree import TypedTree
-from jms_selector_spark.semantics.types import JmsType as T
+from jms_selector_spark.language.types import JmsType as T
 
 W = [5, None, -3, 12, 2]
 COLOR = ["blue", "5", None, "b", "blue"]
@@ -180,7 +180,7 @@ def test_the_reference_interpreter_gets_no_carried_types(dialect):
     """`ReferenceInterpreter.run` lowers with no column types (a message's property types are
     known only at run time): no node carries a static operand type, so the interpreter decides
     every pair from its `TypedValue`s and never re-decides what lowering decided (its docstring)."""
-    from jms_selector_spark.frontend import nodes
+    from jms_selector_spark.language import nodes
     from jms_selector_spark.semantics.lowering import lower, rules_for
 
     texts = STATIC + MAYBE_NULL + UNTYPED + ["(1 > 2) = (color = 'x')", "-(w) + 1 > 2"]

@@ -20,8 +20,7 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Mapping
 
-from .data_model import (HEADER_TYPES, JMS_ALL_HEADERS, JMS_HEADERS, QPID_CPP_ALIASES, SOLACE_HEADERS, ZERO_ID, delivery_mode_code,
-                         delivery_mode_name)
+from .data_model import (HEADER_TYPES, JMS_ALL_HEADERS, JMS_HEADERS, QPID_CPP_ALIASES, SOLACE_HEADERS, ZERO_ID, delivery_mode_code, delivery_mode_name)
 from .types import ACTIVEMQ_COMPARISON_PROMOTION, EXACT_ONLY_PROMOTION, INT64_DOUBLE_PROMOTION
 from .types import JmsType as _T
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field
 
-from ..semantics.types import JmsType
+from .types import JmsType
 from .source import Span
 
 __all__ = [
