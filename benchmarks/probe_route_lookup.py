@@ -30,7 +30,7 @@ def variants(spark, messages, n: int) -> dict:
     """{"map": DataFrame, "join": DataFrame}: the sum of the key numbers of ``n`` keys."""
     from pyspark.sql import functions as F
 
-    from jms_selector_spark.backends.sql_render import sql_string
+    from jms_selector_spark.backends.sql.render import sql_string
 
     real = sorted(r[0] for r in messages.select("JMSType").distinct().collect() if r[0] is not None)
     keys = [f"type-{i:05d}" for i in range(max(0, n - len(real)))] + real

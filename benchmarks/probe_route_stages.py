@@ -55,7 +55,7 @@ def stages(messages, subs, k: int, unguarded: bool = False) -> dict:
     """{stage: DataFrame}."""
     from pyspark.sql import functions as F
 
-    from jms_selector_spark.backends.sql_render import sql_identifier
+    from jms_selector_spark.backends.sql.render import sql_identifier
     from jms_selector_spark.language.dialects import get_dialect
     from jms_selector_spark.spark import route_plan
     from jms_selector_spark.spark.route_plan import plan_routing, single_case_sql, tag_matches

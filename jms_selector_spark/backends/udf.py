@@ -31,8 +31,8 @@ from ..frontend.selector import Selector
 from ..parsing import parse
 from ..language.dialects import JMS, Dialect
 from ..language.schema import to_schema
-from .arrow_columns import extract_columns, slice_rows, take_rows
-from .sql_render import sql_identifier
+from .arrow.columns import extract_columns, slice_rows, take_rows
+from .sql.render import sql_identifier
 
 __all__ = ["match_batch", "error_batch", "match_udf", "selector_error_udf", "selector_udf", "routing_udf",
            "source_struct", "source_args"]
@@ -49,7 +49,7 @@ class _Compiled:
     __slots__ = ("bound", "_arrow_ok")
 
     def __init__(self, bound):
-        from .vectorized import _arrow_strings_only
+        from .arrow.evaluator import _arrow_strings_only
 
         self.bound = bound
         self._arrow_ok = bound.root is not None and _arrow_strings_only(bound.root)
@@ -60,7 +60,7 @@ class _Compiled:
 
     def evaluate(self, columns: dict, n: int) -> pa.BooleanArray:
         """`vectorized.evaluate_batch` of the selector (three-valued), skipping its per-call checks."""
-        from .vectorized import VectorizedEvaluator, _broadcast, evaluate_batch
+        from .arrow.evaluator import VectorizedEvaluator, _broadcast, evaluate_batch
 
         sel = self.bound.selector
         if not self._arrow_ok:  # empty selector, or strings Arrow cannot hold: evaluate_batch decides

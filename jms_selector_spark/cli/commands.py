@@ -219,7 +219,7 @@ def _section_tree(ex: _Explanation) -> list[str]:
 def _section_sql(ex: _Explanation) -> list[str]:
     """The fragment `selector_to_sql` produces, or why there is none: the planner's decision for
     the whole selector (`hybrid.decide`, as `route` takes it); no pyspark."""
-    from ..backends.spark_sql import infer_flat_schema
+    from ..backends.sql.generator import infer_flat_schema
     from ..binder import Binding, bind, check_options, warn_unknown_properties
     from ..spark.hybrid import decide
 
@@ -256,7 +256,7 @@ def _section_plan(ex: _Explanation) -> list[str]:
     if ex.sql is not None:
         return ["plan (jms_filter): fully native, one WHERE fragment, no Python"]
     from ..spark.api import explain_filter
-    from ..backends.spark_sql import infer_flat_schema
+    from ..backends.sql.generator import infer_flat_schema
 
     schema = ex.schema if ex.schema is not None else infer_flat_schema(ex.selector)
     try:
@@ -340,7 +340,7 @@ def _cmd_explain(args) -> int:
 
 def _cmd_route_plan(args) -> int:
     """The routing plan of several subscriptions (`route_plan.explain_routing`): no Spark needed."""
-    from ..backends.spark_sql import infer_flat_schema
+    from ..backends.sql.generator import infer_flat_schema
     from ..spark.route_plan import explain_routing
 
     subs = []

@@ -18,8 +18,8 @@ log = logging.getLogger(__name__)
 
 
 def selector_to_sql(selector, schema=None, *, dialect: "str | Dialect | None" = None, **binding) -> str:
-    """See `jms_selector_spark.backends.spark_sql.selector_to_sql`."""
-    from ..backends.spark_sql import selector_to_sql as _to_sql
+    """See `jms_selector_spark.backends.sql.generator.selector_to_sql`."""
+    from ..backends.sql.generator import selector_to_sql as _to_sql
 
     return _to_sql(selector, schema, dialect=dialect, **binding)
 
@@ -61,7 +61,7 @@ def hybrid_filter(sel: Selector, schema, binding: Binding):
     skeleton plus its deepest native fragment would still nest deeper than Spark takes
     (`sql_limits.MAX_SQL_DEPTH`), one vectorized fallback UDF for the whole selector."""
     from .hybrid import Plan, filter_column, plan_filter
-    from ..backends.sql_limits import MAX_SQL_DEPTH, plan_depth, simplify
+    from ..backends.sql.limits import MAX_SQL_DEPTH, plan_depth, simplify
 
     sel = simplify(sel)
     plan = plan_filter(sel, schema, binding)

@@ -100,7 +100,7 @@ def decide(bound, *, qualifier: tuple = ()) -> Plan:
     with its Spark SQL, or ``fallback`` when the SQL back end has no exact form for it
     (`UnsupportedSelectorError`, too deep for Spark's parser included). Every caller reaches it
     through `plan_filter` or `plan_subscriptions`; nothing else catches that error to choose."""
-    from ..backends.spark_sql import SparkSqlGenerator
+    from ..backends.sql.generator import SparkSqlGenerator
 
     try:
         return Plan("native", bound.root, SparkSqlGenerator(bound, qualifier=qualifier).generate())

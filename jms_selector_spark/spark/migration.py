@@ -183,7 +183,7 @@ def migration_report(messages, subscriptions, from_dialect: "str | Dialect", to_
     m_new = matching_names(n_new, f_new, schema, dialect=new, binding=binding)
     windows = [(s, _window_sql(s, "__T__", "topic")) for s in subs]
     if any(w for _, w in windows):  # the messages outside a subscription's window, as route drops them
-        from ..backends.sql_render import sql_string
+        from ..backends.sql.render import sql_string
 
         t = _time_sql(schema, time_column)
         outside = F.expr("array(" + ", ".join(f"CASE WHEN {w.replace('__T__', t)} THEN {sql_string(s.name)} END"

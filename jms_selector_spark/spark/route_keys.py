@@ -62,7 +62,7 @@ def value_numbers(accesses) -> dict:
 
 def value_sql(value: str, numbers: dict) -> str:
     """SQL of the message's number for access value ``value`` (NULL: NULL or not named)."""
-    from ..backends.sql_render import sql_string
+    from ..backends.sql.render import sql_string
 
     return f"try_element_at(from_json({sql_string(json.dumps(numbers))}, 'MAP<STRING, INT>'), {value})"
 
@@ -71,7 +71,7 @@ def key_sql(access, numbers: dict, columns: dict, zeros=frozenset()) -> "str | N
     """SQL of the message's key number in ``access`` (as `route_templates.lookup_sql`) from the
     value number columns ``columns`` ``{value SQL: column name}`` (those in ``zeros`` number an
     unnamed value 0, `number_sql`: no key); None past `MAX_SLOTS`."""
-    from ..backends.sql_render import sql_string
+    from ..backends.sql.render import sql_string
 
     sizes = [len(numbers[v]) for v in access.value_sqls]
     if prod(sizes) > MAX_SLOTS:

@@ -55,7 +55,7 @@ PART_CHARS = 3000
 def merged_sql(access, a: int, items: list) -> str:
     """One ``filter(...).n`` for the non-shared templates ``items`` ``[(j, _distinct,
     body)]`` of ``access`` (index number ``a``): the names of the candidates whose body is TRUE."""
-    from ..backends.sql_render import sql_string
+    from ..backends.sql.render import sql_string
     from .route_templates import _SPARK_TYPES, _json_value, names_sql_of
 
     by_key = [[] for _ in access.keys]
@@ -119,7 +119,7 @@ def own_parts(plan) -> "list[str] | None":
 
 
 def _node_parts(node, fragments, limit: int) -> "list[str] | None":
-    from ..backends.sql_render import sql_string
+    from ..backends.sql.render import sql_string
     from .route_plan import _names_sql, _node_sql
 
     out = []

@@ -201,7 +201,7 @@ def _access_candidates(selector: str, dialect, schema, binding: Binding) -> tupl
     """`access_candidates` (cached by selector text: each subscription's is asked for by the
     templates and the CASE plan, and estates repeat selectors); the bound selector planning
     already made (`hybrid.bound_selector`), not a second parse and bind."""
-    from ..backends.spark_sql import SparkSqlGenerator
+    from ..backends.sql.generator import SparkSqlGenerator
     from .hybrid import bound_selector
 
     bound = bound_selector(selector, dialect, schema, binding)
@@ -317,7 +317,7 @@ def _names_sql(names, fragments) -> str:
     name END, …), [NULL])`` (`single_case_sql`), which builds a hash set per message, and
     ``array_compact`` (a lambda): 150 subscriptions without access predicates, 2M messages, the
     matching alone 6.6 against 10.5 and 8.1 CPU s (README)."""
-    from ..backends.sql_render import sql_string
+    from ..backends.sql.render import sql_string
 
     cases = [f"CASE WHEN ({fragments[nm]}) THEN array({sql_string(nm)}) ELSE {_EMPTY} END" for nm in names]
     return cases[0] if len(cases) == 1 else "concat(" + ", ".join(cases) + ")"
@@ -327,7 +327,7 @@ def single_case_sql(plan: RoutingPlan) -> "str | None":
     """Today's plan, as it was before the routing plan (#16): one CASE per native subscription of
     ``plan`` in one array, the non-matches (NULL) dropped by ``array_except`` (unsorted). The
     benchmarks' baseline and the tests' reference: frozen, whatever `_names_sql` becomes."""
-    from ..backends.sql_render import sql_string
+    from ..backends.sql.render import sql_string
 
     if not plan.fragments:
         return None
@@ -336,7 +336,7 @@ def single_case_sql(plan: RoutingPlan) -> "str | None":
 
 
 def _node_sql(node: Node, fragments) -> "str | None":
-    from ..backends.sql_render import sql_string
+    from ..backends.sql.render import sql_string
 
     parts = []
     for g in node.groups:
@@ -351,7 +351,7 @@ def _node_sql(node: Node, fragments) -> "str | None":
 
 def plan_sql(plan: RoutingPlan) -> "str | None":
     """The Spark SQL of the native part of the plan (unsorted names), or None if it has none."""
-    from ..backends.sql_render import sql_identifier
+    from ..backends.sql.render import sql_identifier
 
     sql = _node_sql(plan.root, plan.fragments)
     if sql is not None and plan.guard_column is not None:
@@ -392,7 +392,7 @@ def tag_matches(messages, native, fallback, *, dialect, binding: "dict | None" =
     order, not sorted (a topic pass, which only explodes them: measured 9 % of its CPU)."""
     from pyspark.sql import functions as F
 
-    from ..backends.sql_render import sql_identifier
+    from ..backends.sql.render import sql_identifier
     from .route_fallback import fallback_matches, split_fallback
     from .route_merge import own_method, own_methods, own_parts
 

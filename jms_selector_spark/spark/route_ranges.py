@@ -155,7 +155,7 @@ def template_range(access, j: int, body: str, distinct: dict) -> "Range | None":
 def ranged_sql(access, a: int, j: int, distinct: dict, many: bool, body: str, rng: Range) -> str:
     """Template ``j``'s ``filter(...)`` over the candidates of the message's key *and*
     bucket (`bucket_sql`): a constant ``ARRAY<ARRAY<ARRAY<STRUCT<…>>>>``, per key, per bucket."""
-    from ..backends.sql_render import sql_string
+    from ..backends.sql.render import sql_string
     from .route_templates import candidate_json, names_sql_of, struct_sql
 
     t = access.templates[j]

@@ -351,7 +351,7 @@ def lookup_sql(access: Access) -> str:
     for a pair, which ``from_json`` reads and Spark folds into a literal."""
     import json
 
-    from ..backends.sql_render import sql_string
+    from ..backends.sql.render import sql_string
 
     tree: dict = {}
     for i, key in enumerate(access.keys, 1):
@@ -378,7 +378,7 @@ def _json_value(v) -> str:
 
 def names_sql(access: Access, js) -> str:
     """A constant ``ARRAY<ARRAY<STRING>>``: per key of ``access`` the members of its templates ``js``."""
-    from ..backends.sql_render import sql_string
+    from ..backends.sql.render import sql_string
 
     by_key: dict = {k: [] for k in access.keys}
     for j in js:
@@ -437,7 +437,7 @@ def candidates_sql(access: Access, j: int, by_key: "dict | None" = None) -> str:
     read by ``from_json``, which Spark folds into a single literal when it optimizes the plan
     (the plan's size does not grow with the members). ``by_key``: `_distinct` of ``(access, j)``
     if the caller has it."""
-    from ..backends.sql_render import sql_string
+    from ..backends.sql.render import sql_string
 
     distinct = _distinct(access, j) if by_key is None else by_key
     many = shared(access, j, distinct)

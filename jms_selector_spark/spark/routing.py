@@ -276,7 +276,7 @@ def route(messages, subscriptions, *, mode: str = "topic", dialect: "str | Diale
     from pyspark.sql import functions as F
     from pyspark.sql import Window
 
-    from ..backends.sql_render import sql_string
+    from ..backends.sql.render import sql_string
     from ..binder import Binding, to_schema
     from .hybrid import plan_subscriptions
     from .route_plan import tag_matches

@@ -29,7 +29,7 @@ from __future__ import annotations
 import logging
 import re
 
-from ..backends.sql_render import sql_identifier
+from ..backends.sql.render import sql_identifier
 from ..binder import Binding, bind, check_options, warn_unknown_properties
 from ..language.dialects import Dialect, get_dialect
 from ..language.errors import SelectorError
@@ -37,7 +37,7 @@ from .api import _unambiguous, hybrid_filter, refuse_ambiguous
 from .hybrid import Plan, describe, plan_filter, plan_sql, sub_selector
 from ..frontend.selector import Selector
 from ..parsing import as_selector
-from ..backends.sql_limits import MAX_SQL_DEPTH, simplify, sql_depth
+from ..backends.sql.limits import MAX_SQL_DEPTH, simplify, sql_depth
 
 __all__ = ["register", "register_selector", "register_route", "selector_columns", "struct_ddl"]
 

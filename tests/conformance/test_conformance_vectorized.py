@@ -13,7 +13,7 @@ import pyarrow as pa
 import pytest
 
 import jms_selector_spark as jss
-from jms_selector_spark.backends.vectorized import evaluate_batch
+from jms_selector_spark.backends.arrow.evaluator import evaluate_batch
 from jms_selector_spark.language.types import JmsType
 from oracle import decode_value
 

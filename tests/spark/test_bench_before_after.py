@@ -37,9 +37,9 @@ def test_compile_section_compares_two_packages(spark, tmp_path):
     # ce90b23 is before the split: its spark_sql defines V itself; this checkout's takes it from sql_render
     old = sys.modules[bench.BEFORE_NAME + ".backends.spark_sql"]
     assert old.V.__module__ == bench.BEFORE_NAME + ".backends.spark_sql"
-    from jms_selector_spark.backends import spark_sql
+    from jms_selector_spark.backends.sql import generator as spark_sql
 
-    assert spark_sql.V.__module__ == "jms_selector_spark.backends.sql_render"
+    assert spark_sql.V.__module__ == "jms_selector_spark.backends.sql.render"
     names = [r["name"] for r in results["compile"]]
     assert len(names) == 8 and all(r["median_us"]["before"] > 0 and r["median_us"]["after"] > 0 for r in results["compile"])
     assert (tmp_path / "results" / "before_after.json").exists() and results["summary"]

@@ -11,7 +11,7 @@ import random
 
 import pytest
 
-from jms_selector_spark.backends.spark_sql import selector_to_sql
+from jms_selector_spark.backends.sql.generator import selector_to_sql
 from jms_selector_spark.binder import Binding
 from jms_selector_spark.language.errors import SelectorError, UnsupportedSelectorError
 from jms_selector_spark.language.dialects import get_dialect
@@ -172,7 +172,7 @@ def test_small_plans_stay_jit_able(spark, messages):
     and without templates, and gives the single-CASE plan's names, ANSI on and off."""
     from pyspark.sql import functions as F
 
-    from jms_selector_spark.backends.sql_render import sql_string
+    from jms_selector_spark.backends.sql.render import sql_string
     from jms_selector_spark.spark.route_merge import own_parts
 
     from test_route_merge import _codegen

@@ -10,7 +10,7 @@ import struct
 import pytest
 
 from conftest import sql_conf
-from jms_selector_spark.backends.sql_javanum import java_value_of_sql
+from jms_selector_spark.backends.sql.javanum import java_value_of_sql
 from jms_selector_spark.semantics import javanum as jn
 from jms_selector_spark.language.types import JmsType
 

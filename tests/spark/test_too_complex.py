@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 import jms_selector_spark as jss
-from jms_selector_spark.backends.sql_limits import MAX_SQL_DEPTH, sql_depth
+from jms_selector_spark.backends.sql.limits import MAX_SQL_DEPTH, sql_depth
 
 pytestmark = pytest.mark.spark
 

@@ -248,11 +248,11 @@ def test_back_ends_ask_no_lowered_rule():
 
 def test_back_ends_implement_the_core_language():
     from jms_selector_spark.semantics import core
-    from jms_selector_spark.backends.spark_sql import SparkSqlGenerator
+    from jms_selector_spark.backends.sql.generator import SparkSqlGenerator
     from jms_selector_spark.interpreter import ReferenceInterpreter
 
     pytest = __import__("pytest")
-    vectorized = pytest.importorskip("jms_selector_spark.backends.vectorized")
+    vectorized = pytest.importorskip("jms_selector_spark.backends.arrow.evaluator")
     for cls in (ReferenceInterpreter, SparkSqlGenerator, vectorized.VectorizedEvaluator):
         assert cls.node_types == core.CORE_TYPES, cls
         assert "rules" not in cls.__init__.__code__.co_names, cls  # no `self.rules`: nothing to ask
@@ -366,7 +366,7 @@ def _attribute_reads(rel: str, attrs: set, root: Path = PACKAGE) -> set:
 def test_the_sql_generator_reads_a_rendered_type_only_in_variant_branches():
     """Issue #12: static types ride on the core nodes (`core.Compare.types`, ``operand_type``,
     `core.static_type`); the generator reads `V.branch_type` in `_branch_types` only."""
-    from jms_selector_spark.backends.sql_render import V
+    from jms_selector_spark.backends.sql.render import V
 
     assert "type" not in V._fields  # `v.type` is no shortcut around the scan: it raises
     branch = set().union(*(_attribute_reads(rel, {"branch_type"}) for rel in SQL_GENERATOR))

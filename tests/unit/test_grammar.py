@@ -169,7 +169,7 @@ def test_every_visitor_handles_every_core_node_type_and_no_other(where):
 
 
 def test_importable_visitors_report_no_missing_handlers():
-    from jms_selector_spark.backends.spark_sql import SparkSqlGenerator
+    from jms_selector_spark.backends.sql.generator import SparkSqlGenerator
     from jms_selector_spark.interpreter import ReferenceInterpreter
 
     for cls in (ReferenceInterpreter, SparkSqlGenerator):

@@ -307,7 +307,7 @@ def test_the_sql_generator_renders_the_types_the_core_node_carries():
     names, not for the types it would work out from the operands: swap the pair, the SQL follows."""
     import dataclasses
 
-    from jms_selector_spark.backends.spark_sql import SparkSqlGenerator
+    from jms_selector_spark.backends.sql.generator import SparkSqlGenerator
     from jms_selector_spark.binder import bind
     from jms_selector_spark.parsing import parse
 
@@ -326,7 +326,7 @@ def test_the_sql_generator_renders_the_types_the_core_node_carries():
 def test_the_sql_generator_renders_the_like_operand_type_the_core_node_carries():
     import dataclasses
 
-    from jms_selector_spark.backends.spark_sql import SparkSqlGenerator
+    from jms_selector_spark.backends.sql.generator import SparkSqlGenerator
     from jms_selector_spark.binder import bind
     from jms_selector_spark.parsing import parse
 
@@ -346,7 +346,7 @@ def test_recording_static_types_does_not_compute_the_whole_typed_tree():
     """Lowering reads a static operand's type off the node (a literal's, `column_types`, a
     predicate's): translating a selector over static columns never builds the typed tree's map
     (compile cost: 5-30 µs per bench selector when it is built)."""
-    from jms_selector_spark.backends.spark_sql import SparkSqlGenerator
+    from jms_selector_spark.backends.sql.generator import SparkSqlGenerator
     from jms_selector_spark.binder import bind
     from jms_selector_spark.language import nodes
     from jms_selector_spark.parsing import parse
@@ -361,7 +361,7 @@ def test_recording_static_types_does_not_compute_the_whole_typed_tree():
 # -- issue #12: each static type the SQL generator renders rides on the core node ---------------
 
 def _generator(text, schema, dialect="jms"):
-    from jms_selector_spark.backends.spark_sql import SparkSqlGenerator
+    from jms_selector_spark.backends.sql.generator import SparkSqlGenerator
     from jms_selector_spark.binder import bind
     from jms_selector_spark.parsing import parse
 
@@ -439,7 +439,7 @@ def test_integer_division_by_a_literal_zero_folds_to_null(text, dialect, folded)
     unfolded one."""
     import pyarrow as pa
 
-    from jms_selector_spark.backends.vectorized import VectorizedEvaluator, _broadcast, evaluate_batch
+    from jms_selector_spark.backends.arrow.evaluator import VectorizedEvaluator, _broadcast, evaluate_batch
     from jms_selector_spark.binder import bind
     from jms_selector_spark.language import nodes
     from jms_selector_spark.parsing import parse

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import random
 
-from jms_selector_spark.backends.spark_sql import selector_to_sql
-from jms_selector_spark.backends.sql_render import sql_string
+from jms_selector_spark.backends.sql.generator import selector_to_sql
+from jms_selector_spark.backends.sql.render import sql_string
 from jms_selector_spark.language.dialects import get_dialect
 from jms_selector_spark.spark import route_merge
 from jms_selector_spark.spark.route_merge import PART_CHARS, own_parts

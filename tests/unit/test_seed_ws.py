@@ -16,9 +16,9 @@ import pytest
 
 import jms_selector_spark as jss
 from jms_selector_spark import evaluate, parse
-from jms_selector_spark.backends.arrow_columns import ARROW_TYPES, extract_columns
+from jms_selector_spark.backends.arrow.columns import ARROW_TYPES, extract_columns
 from jms_selector_spark.binder import to_schema
-from jms_selector_spark.backends.vectorized import evaluate_batch
+from jms_selector_spark.backends.arrow.evaluator import evaluate_batch
 from jms_selector_spark.binder import Binding, bind, check_options
 from jms_selector_spark.language.errors import BindingOptionError, SelectorBindingError, SelectorSyntaxError
 from jms_selector_spark.language.nodes import CompareOp

@@ -8,8 +8,8 @@ import pytest
 
 from jms_selector_spark.language.dialects import get_dialect
 
-from jms_selector_spark.backends import spark_sql
-from jms_selector_spark.backends.spark_sql import selector_to_sql
+from jms_selector_spark.backends.sql import generator as spark_sql
+from jms_selector_spark.backends.sql.generator import selector_to_sql
 
 
 TYPES = ["int", "long", "float", "double"]

@@ -20,8 +20,8 @@ import pytest
 from gen import NAMES, TYPES, CaseGenerator
 
 from jms_selector_spark import ACTIVEMQ, JMS, WSO2, Dialect, SelectorError, evaluate, parse
-from jms_selector_spark.backends.arrow_columns import ARROW_TYPES as ARROW
-from jms_selector_spark.backends.vectorized import VectorizedEvaluator, evaluate_batch
+from jms_selector_spark.backends.arrow.columns import ARROW_TYPES as ARROW
+from jms_selector_spark.backends.arrow.evaluator import VectorizedEvaluator, evaluate_batch
 from jms_selector_spark.language.nodes import And, CompareOp, Comparison, Identifier, IsNull, Unary, UnaryOp
 from jms_selector_spark.frontend.selector import Selector
 from jms_selector_spark.language.dialects import DIALECTS, HEADER_TYPES, delivery_mode_code
@@ -423,7 +423,7 @@ def test_constant_operands_of_a_between(dialect):
 def test_unlike_types_decided_at_lowering(dialect):
     # a bound selector's core (what the UDF runs) holds `core.UnlikeTypes` where the binder knows
     # both types: rendered by the evaluator, it must give the interpreter's answer
-    from jms_selector_spark.backends.vectorized import _broadcast
+    from jms_selector_spark.backends.arrow.evaluator import _broadcast
     from jms_selector_spark.binder import bind
     from jms_selector_spark.language import nodes
     from jms_selector_spark.semantics import core

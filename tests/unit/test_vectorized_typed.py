@@ -17,8 +17,8 @@ import pyarrow as pa
 import pytest
 
 from jms_selector_spark import SelectorError, evaluate, parse
-from jms_selector_spark.backends import arrow_columns, vectorized
-from jms_selector_spark.backends.vectorized import VectorizedEvaluator, _broadcast, evaluate_batch
+from jms_selector_spark.backends.arrow import columns as arrow_columns, evaluator as vectorized
+from jms_selector_spark.backends.arrow.evaluator import VectorizedEvaluator, _broadcast, evaluate_batch
 from jms_selector_spark.binder import bind
 from jms_selector_spark.semantics import core
 from jms_selector_spark.semantics.typed_tree import TypedTree

@@ -18,13 +18,13 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..semantics import scalar as sem
-from ..language import nodes as n
-from ..semantics.functions import LIST, call_function
-from ..language.types import LONG_MIN, JmsType
-from ..semantics.values import TypedValue
-from .arrow_columns import ARROW_TYPES
-from .arrow_values import _Boxed, _as_double, _cast, _distinct, _from_np, _np, _np_valid
+from ...semantics import scalar as sem
+from ...language import nodes as n
+from ...semantics.functions import LIST, call_function
+from ...language.types import LONG_MIN, JmsType
+from ...semantics.values import TypedValue
+from .columns import ARROW_TYPES
+from .values import _Boxed, _as_double, _cast, _distinct, _from_np, _np, _np_valid
 
 _T = JmsType
 _WRAPPING = MappingProxyType({n.ArithOp.PLUS: pc.add, n.ArithOp.MINUS: pc.subtract, n.ArithOp.TIMES: pc.multiply})

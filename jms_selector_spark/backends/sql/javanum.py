@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import functools
 
-from ..semantics.javanum import JAVA_FLOAT_PATTERN, JAVA_INTEGER_RANGES
-from ..language.types import JmsType
+from ...semantics.javanum import JAVA_FLOAT_PATTERN, JAVA_INTEGER_RANGES
+from ...language.types import JmsType
 
 __all__ = ["java_value_of_sql"]
 

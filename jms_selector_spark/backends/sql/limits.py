@@ -17,7 +17,7 @@ fallback UDF while the others route natively, and `selector_to_sql` raises it, n
 """
 from __future__ import annotations
 
-from ..language.errors import SelectorTooComplexError
+from ...language.errors import SelectorTooComplexError
 
 __all__ = ["MAX_SQL_DEPTH", "sql_depth", "check_sql_depth"]
 
@@ -83,9 +83,9 @@ def simplify(selector):
     """
     from dataclasses import replace
 
-    from ..language import nodes as n
-    from ..frontend.checker import is_predicate
-    from ..frontend.selector import Selector
+    from ...language import nodes as n
+    from ...frontend.checker import is_predicate
+    from ...frontend.selector import Selector
 
     if selector.root is None:
         return selector

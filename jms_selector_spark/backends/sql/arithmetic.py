@@ -19,11 +19,11 @@ from __future__ import annotations
 import math
 import re
 
-from ..language import nodes as n
-from ..language.errors import UnsupportedSelectorError
-from ..semantics.functions import LIST
-from ..language.types import JmsType
-from .sql_render import _FALSE, _NULL, _SPARK, V, _bool, _cast, _neg_zero_test, sql_string
+from ...language import nodes as n
+from ...language.errors import UnsupportedSelectorError
+from ...semantics.functions import LIST
+from ...language.types import JmsType
+from .render import _FALSE, _NULL, _SPARK, V, _bool, _cast, _neg_zero_test, sql_string
 
 __all__ = ["SqlArithmetic"]
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..semantics import javanum as jn
-from ..language.types import JmsType
+from ...semantics import javanum as jn
+from ...language.types import JmsType
 
 __all__ = ["java_value_of_arrow", "ARROW_OF"]
 

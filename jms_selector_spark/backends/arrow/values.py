@@ -17,11 +17,11 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..language import nodes as n
-from ..semantics.functions import LIST
-from ..language.types import JmsType
-from ..semantics.values import TypedValue
-from .arrow_columns import ARROW_TYPES
+from ...language import nodes as n
+from ...semantics.functions import LIST
+from ...language.types import JmsType
+from ...semantics.values import TypedValue
+from .columns import ARROW_TYPES
 
 _T = JmsType
 _NULL_BOOL = pa.scalar(None, pa.bool_())

@@ -78,22 +78,20 @@ from typing import Mapping
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..language import nodes as n
-from ..frontend.selector import Selector
-from ..language.visitor import NodeVisitor
-from ..interpreter import ReferenceInterpreter
-from ..semantics import core as c
-from ..semantics.functions import LIST
-from ..semantics.lowering import lower, rules_for
-from ..semantics.typed_tree import type_tree
-from ..language.types import JmsType
-from ..semantics.values import TypedValue
-from .arrow_arithmetic import _arithmetic_pair, _call_distinct
-from .arrow_columns import ARROW_TYPES, _column_types, _column_union, _plain_array, _typed_array
-from .arrow_compare import _compare_converted, _compare_pair, _conversion, _like
-from .arrow_values import (_bool_union, _cast, _coalesce, _const_union, _is_const, _left_first_and, _left_first_or,
-                           _lift, _lift_part, _mask_and, _mask_or, _merge, _not, _one_row, _part_valid, _truth,
-                           _union_valid, _where)
+from ...language import nodes as n
+from ...frontend.selector import Selector
+from ...language.visitor import NodeVisitor
+from ...interpreter import ReferenceInterpreter
+from ...semantics import core as c
+from ...semantics.functions import LIST
+from ...semantics.lowering import lower, rules_for
+from ...semantics.typed_tree import type_tree
+from ...language.types import JmsType
+from ...semantics.values import TypedValue
+from .arithmetic import _arithmetic_pair, _call_distinct
+from .columns import ARROW_TYPES, _column_types, _column_union, _plain_array, _typed_array
+from .compare import _compare_converted, _compare_pair, _conversion, _like
+from .values import (_bool_union, _cast, _coalesce, _const_union, _is_const, _left_first_and, _left_first_or, _lift, _lift_part, _mask_and, _mask_or, _merge, _not, _one_row, _part_valid, _truth, _union_valid, _where)
 
 __all__ = ["evaluate_batch", "VectorizedEvaluator"]
 

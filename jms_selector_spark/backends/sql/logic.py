@@ -13,7 +13,7 @@ exact Spark forms that keep what can push down:
 """
 from __future__ import annotations
 
-from .sql_render import NULL_BOOL, V, _and, _bool, _or
+from .render import NULL_BOOL, V, _and, _bool, _or
 
 __all__ = ["SqlLogic"]
 

@@ -18,8 +18,8 @@ from typing import Mapping
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..language.types import JmsType
-from .arrow_javanum import java_value_of_arrow
+from ...language.types import JmsType
+from .javanum import java_value_of_arrow
 
 __all__ = ["ARROW_TYPES", "extract_columns", "slice_rows", "take_rows"]
 

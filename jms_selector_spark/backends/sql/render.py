@@ -18,8 +18,8 @@ from __future__ import annotations
 import math
 from typing import NamedTuple
 
-from ..language.errors import UnsupportedSelectorError
-from ..language.types import INT_MAX, INT_MIN, LONG_MIN, JmsType
+from ...language.errors import UnsupportedSelectorError
+from ...language.types import INT_MAX, INT_MIN, LONG_MIN, JmsType
 
 __all__ = ["V", "sql_string", "sql_identifier", "like_to_sql", "NULL_BOOL"]
 

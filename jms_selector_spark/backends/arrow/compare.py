@@ -17,14 +17,14 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..semantics import scalar as sem
-from ..language import nodes as n
-from ..semantics.functions import LIST
-from ..semantics.like import segments_matcher
-from ..semantics.decisions import NumericOrder, Order
-from ..semantics.values import TypedValue
-from .arrow_javanum import java_value_of_arrow
-from .arrow_values import _Boxed, _as_double, _cast, _coalesce, _from_np, _mask_and, _np, _np_valid, _part_valid, _where
+from ...semantics import scalar as sem
+from ...language import nodes as n
+from ...semantics.functions import LIST
+from ...semantics.like import segments_matcher
+from ...semantics.decisions import NumericOrder, Order
+from ...semantics.values import TypedValue
+from .javanum import java_value_of_arrow
+from .values import _Boxed, _as_double, _cast, _coalesce, _from_np, _mask_and, _np, _np_valid, _part_valid, _where
 
 _COMPARE = MappingProxyType({
     n.CompareOp.EQ: pc.equal, n.CompareOp.NE: pc.not_equal, n.CompareOp.LT: pc.less,

@@ -63,23 +63,22 @@ import itertools
 import re
 import warnings
 
-from ..binder import Binding, BoundSelector, bind, check_options, to_schema, warn_unknown_properties
-from ..language import nodes as n
-from ..language.errors import UnsupportedSelectorError
-from ..frontend.selector import Selector
-from ..parsing import as_selector
-from ..semantics import core as c
-from ..semantics.core import PREDICATES as _PREDICATES, static_type
-from ..language.dialects import HEADER_TYPES
-from ..language.types import JmsType
-from .sql_arithmetic import SqlArithmetic
-from .sql_compare import SqlComparisons
-from .sql_javanum import java_value_of_sql
-from .sql_limits import check_sql_depth
-from .sql_logic import SqlLogic
-from .sql_render import (_FALSE, _NULL, _SPARK, _TRUE, _UNKNOWN, V, _bool, _double_literal, _exact_literal,
-                         _not, _strict, sql_identifier, sql_string)
-from ..language.visitor import NodeVisitor
+from ...binder import Binding, BoundSelector, bind, check_options, to_schema, warn_unknown_properties
+from ...language import nodes as n
+from ...language.errors import UnsupportedSelectorError
+from ...frontend.selector import Selector
+from ...parsing import as_selector
+from ...semantics import core as c
+from ...semantics.core import PREDICATES as _PREDICATES, static_type
+from ...language.dialects import HEADER_TYPES
+from ...language.types import JmsType
+from .arithmetic import SqlArithmetic
+from .compare import SqlComparisons
+from .javanum import java_value_of_sql
+from .limits import check_sql_depth
+from .logic import SqlLogic
+from .render import (_FALSE, _NULL, _SPARK, _TRUE, _UNKNOWN, V, _bool, _double_literal, _exact_literal, _not, _strict, sql_identifier, sql_string)
+from ...language.visitor import NodeVisitor
 
 __all__ = ["SparkSqlGenerator", "selector_to_sql", "infer_flat_schema"]
 

@@ -16,13 +16,12 @@ from __future__ import annotations
 
 import math
 
-from ..language import nodes as n
-from ..language.errors import UnsupportedSelectorError
-from ..semantics.decisions import NumericOrder, Order
-from ..language.types import JmsType
-from .sql_javanum import java_value_of_sql
-from .sql_render import (_FALSE, _TRUE, _UNKNOWN, NULL_BOOL, V, _and, _bool, _cast, _is_zero_possible, _may_nan,
-                         _neg_zero_test, _nonnull, _not, _nulls, _or, _strict, like_to_sql, sql_string)
+from ...language import nodes as n
+from ...language.errors import UnsupportedSelectorError
+from ...semantics.decisions import NumericOrder, Order
+from ...language.types import JmsType
+from .javanum import java_value_of_sql
+from .render import (_FALSE, _TRUE, _UNKNOWN, NULL_BOOL, V, _and, _bool, _cast, _is_zero_possible, _may_nan, _neg_zero_test, _nonnull, _not, _nulls, _or, _strict, like_to_sql, sql_string)
 
 __all__ = ["SqlComparisons"]
 
