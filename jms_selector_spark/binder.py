@@ -2,7 +2,7 @@
 
 This is where the data model of DESIGN.md is decided (the header names and types it uses are
 `dialects.HEADER_TYPES`; each back end renders the conversions named here, e.g. the SQL text and
-`backends/arrow_columns.py`):
+`backends/arrow/columns.py`):
 
 - headers come from top-level columns, by default named as the header (``JMSType``), remappable
   with ``headers={"JMSType": "msg_type"}``; ``JMSDeliveryMode`` may be a string column
@@ -19,7 +19,7 @@ This is where the data model of DESIGN.md is decided (the header names and types
   double; timestamp → long epoch millis. Anything else is not selectable: referring to such a
   column raises `SelectorBindingError` naming it.
 
-The schema is read as `semantics.schema.to_schema` normalises it (a Spark StructType, a plain ``{"column":
+The schema is read as `language.schema.to_schema` normalises it (a Spark StructType, a plain ``{"column":
 "jms type"}`` dict for a flat table, or an Arrow schema), so this module imports neither pyspark
 nor pyarrow.
 """

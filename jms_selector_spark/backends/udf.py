@@ -5,7 +5,7 @@ All are Arrow UDFs (``pyspark.sql.functions.arrow_udf``, measured faster than pa
 and exact: a BIGINT with NULLs stays int64 with a validity mask instead of becoming float64).
 A batch arrives as Arrow arrays; each *distinct* selector in it is parsed, bound to the message
 struct's type and evaluated once, over its rows, by `vectorized.evaluate_batch` — never a Python
-loop over rows (VARIANT decoding excepted, see `arrow_columns`). The columns a batch's selectors
+loop over rows (VARIANT decoding excepted, see `arrow.columns`). The columns a batch's selectors
 read are extracted from the struct once and shared between them.
 
 Compiled selectors are cached per worker process (bounded LRU keyed by selector text, dialect,
@@ -49,10 +49,10 @@ class _Compiled:
     __slots__ = ("bound", "_arrow_ok")
 
     def __init__(self, bound):
-        from .arrow.evaluator import _arrow_strings_only
+        from .arrow.evaluator import arrow_strings_only
 
         self.bound = bound
-        self._arrow_ok = bound.root is not None and _arrow_strings_only(bound.root)
+        self._arrow_ok = bound.root is not None and arrow_strings_only(bound.root)
 
     @property
     def root(self):
@@ -60,12 +60,12 @@ class _Compiled:
 
     def evaluate(self, columns: dict, n: int) -> pa.BooleanArray:
         """`vectorized.evaluate_batch` of the selector (three-valued), skipping its per-call checks."""
-        from .arrow.evaluator import VectorizedEvaluator, _broadcast, evaluate_batch
+        from .arrow.evaluator import VectorizedEvaluator, broadcast, evaluate_batch
 
         sel = self.bound.selector
         if not self._arrow_ok:  # empty selector, or strings Arrow cannot hold: evaluate_batch decides
             return evaluate_batch(sel, columns, n)
-        return _broadcast(VectorizedEvaluator(columns, n).truth(self.bound.core), n)
+        return broadcast(VectorizedEvaluator(columns, n).truth(self.bound.core), n)
 
 
 @functools.lru_cache(maxsize=512)

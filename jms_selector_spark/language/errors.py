@@ -79,7 +79,7 @@ class UnsupportedSelectorError(SelectorError):
 
 
 class SelectorTooComplexError(UnsupportedSelectorError):
-    """The selector's Spark SQL would nest deeper than Spark's parser takes (see `sql_limits`).
+    """The selector's Spark SQL would nest deeper than Spark's parser takes (see `sql.limits`).
 
     An `UnsupportedSelectorError`: `jms_filter`, `route` and `register_selector` evaluate such a
     selector (or the part of it that is too deep) with the vectorized fallback instead."""

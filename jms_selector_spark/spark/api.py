@@ -57,9 +57,9 @@ def selector_to_column(selector, schema, *, dialect: "str | Dialect | None" = No
 
 
 def hybrid_filter(sel: Selector, schema, binding: Binding):
-    """`hybrid.filter_column` of the `sql_limits.simplify`-ed selector, or, when its Column
+    """`hybrid.filter_column` of the `sql.limits.simplify`-ed selector, or, when its Column
     skeleton plus its deepest native fragment would still nest deeper than Spark takes
-    (`sql_limits.MAX_SQL_DEPTH`), one vectorized fallback UDF for the whole selector."""
+    (`sql.limits.MAX_SQL_DEPTH`), one vectorized fallback UDF for the whole selector."""
     from .hybrid import Plan, filter_column, plan_filter
     from ..backends.sql.limits import MAX_SQL_DEPTH, plan_depth, simplify
 

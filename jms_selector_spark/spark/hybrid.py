@@ -15,7 +15,7 @@ that is not native as a whole falls back as a whole: Spark's operators cannot jo
 What falls back (everything else is native): ActiveMQ's ``SPLIT``, ``REGEX``/``REPLACE`` whose
 regex is not a literal in the Java/Python common subset, ``INLIST`` over anything but
 ``MAKELIST`` of non-approximate values, string concatenation with a float/double operand, and a
-predicate reading more than two VARIANT properties at once (see `backends.spark_sql`).
+predicate reading more than two VARIANT properties at once (see `backends.sql.generator`).
 
 **The one planner.** This module alone decides, for every caller, what runs natively and what
 in the fallback: `decide` is the one place that turns "the SQL back end has no exact form"
@@ -178,7 +178,7 @@ def plan_subscriptions(subs, schema, dialect, binding: "Binding | None" = None):
 @functools.lru_cache(maxsize=16384)
 def bound_selector(text: str, dialect, schema, binding: Binding):
     """The bound selector of one selector text, or the `SelectorError` parsing or binding it
-    raises. ``schema``: a `semantics.schema.Schema` (`to_schema`; hashable). Routing binds
+    raises. ``schema``: a `language.schema.Schema` (`to_schema`; hashable). Routing binds
     thousands of subscriptions, several times per `route` (`plan_subscriptions`, then the access
     predicates of `route_plan` / `route_templates`), and `route_report` / `explain_routing` bind
     them again; estates repeat selectors (half of `bench_route`'s 10,000 generated ones are

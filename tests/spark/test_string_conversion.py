@@ -1,4 +1,4 @@
-"""Java's valueOf(String) in Spark SQL (`backends.sql_javanum`) equals `javanum.java_value_of`
+"""Java's valueOf(String) in Spark SQL (`backends.sql.javanum`) equals `javanum.java_value_of`
 on hostile and ordinary strings, with ANSI on and off: the one primitive behind ActiveMQ's
 `convert_string_expressions:` and declared property types of MAP<STRING,STRING> layouts."""
 from __future__ import annotations

@@ -183,7 +183,7 @@ _DEEPEST = textwrap.dedent("""
     warnings.simplefilter("ignore")
     start_limit = sys.getrecursionlimit()
     import jms_selector_spark as j
-    from jms_selector_spark.frontend import nodes as n
+    from jms_selector_spark.language import nodes as n
     from jms_selector_spark.frontend.parser import MAX_DEPTH
     from jms_selector_spark.frontend.printer import to_text
     D = MAX_DEPTH

@@ -439,7 +439,7 @@ def test_integer_division_by_a_literal_zero_folds_to_null(text, dialect, folded)
     unfolded one."""
     import pyarrow as pa
 
-    from jms_selector_spark.backends.arrow.evaluator import VectorizedEvaluator, _broadcast, evaluate_batch
+    from jms_selector_spark.backends.arrow.evaluator import VectorizedEvaluator, broadcast, evaluate_batch
     from jms_selector_spark.binder import bind
     from jms_selector_spark.language import nodes
     from jms_selector_spark.parsing import parse
@@ -460,7 +460,7 @@ def test_integer_division_by_a_literal_zero_folds_to_null(text, dialect, folded)
         assert (ReferenceInterpreter(get, sel.dialect).truth(bound.core)
                 == ReferenceInterpreter(get, sel.dialect).truth(unfolded)), row
     cols = {k: (types[k], pa.array([r[k] for r in rows], pa.float64() if k == "p" else pa.int64())) for k in types}
-    arrow = _broadcast(VectorizedEvaluator(cols, len(rows)).truth(bound.core), len(rows))
+    arrow = broadcast(VectorizedEvaluator(cols, len(rows)).truth(bound.core), len(rows))
     assert arrow.to_pylist() == evaluate_batch(sel, cols, len(rows)).to_pylist()
 
 

@@ -423,7 +423,7 @@ def test_constant_operands_of_a_between(dialect):
 def test_unlike_types_decided_at_lowering(dialect):
     # a bound selector's core (what the UDF runs) holds `core.UnlikeTypes` where the binder knows
     # both types: rendered by the evaluator, it must give the interpreter's answer
-    from jms_selector_spark.backends.arrow.evaluator import _broadcast
+    from jms_selector_spark.backends.arrow.evaluator import broadcast
     from jms_selector_spark.binder import bind
     from jms_selector_spark.language import nodes
     from jms_selector_spark.semantics import core
@@ -439,7 +439,7 @@ def test_unlike_types_decided_at_lowering(dialect):
     for sel in parsed(texts, dialect):
         bound = bind(sel, {"color": "string", "w": "long", "b": "boolean"})
         made += any(type(x) is core.UnlikeTypes for x in nodes.walk(bound.core))
-        got = _broadcast(VectorizedEvaluator(cols, len(rows)).truth(bound.core), len(rows)).to_pylist()
+        got = broadcast(VectorizedEvaluator(cols, len(rows)).truth(bound.core), len(rows)).to_pylist()
         want = [evaluate(sel, r["headers"], r["props"], types=r["types"]) for r in rows]
         assert got == want, (dialect, sel.text, got, want)
     assert made, dialect  # every dialect decides some of these at lowering (not vacuous)

@@ -18,7 +18,7 @@ import pytest
 
 from jms_selector_spark import SelectorError, evaluate, parse
 from jms_selector_spark.backends.arrow import columns as arrow_columns, evaluator as vectorized
-from jms_selector_spark.backends.arrow.evaluator import VectorizedEvaluator, _broadcast, evaluate_batch
+from jms_selector_spark.backends.arrow.evaluator import VectorizedEvaluator, broadcast, evaluate_batch
 from jms_selector_spark.binder import bind
 from jms_selector_spark.semantics import core
 from jms_selector_spark.semantics.typed_tree import TypedTree
@@ -82,7 +82,7 @@ def test_static_operands_build_no_union_and_no_type_loop(dialect, monkeypatch):
     def forbidden(*args, **kw):
         raise AssertionError("a static operand went through the per-type union path")
 
-    monkeypatch.setattr(vectorized, "_column_union", forbidden)
+    monkeypatch.setattr(vectorized, "column_union", forbidden)
     monkeypatch.setattr(VectorizedEvaluator, "compare", forbidden)
     assert _check(STATIC, dialect, _static_columns()), dialect  # not vacuous: some parse in every dialect
 
@@ -91,7 +91,7 @@ def test_operands_that_may_be_null_build_no_union_of_a_static_column(dialect, mo
     def forbidden(*args, **kw):
         raise AssertionError("a static column was turned into a union")
 
-    monkeypatch.setattr(vectorized, "_column_union", forbidden)
+    monkeypatch.setattr(vectorized, "column_union", forbidden)
     _check(MAYBE_NULL, dialect, _static_columns())
 
 
@@ -123,7 +123,7 @@ def test_evaluate_batch_does_not_compute_the_typed_tree(monkeypatch):
 
 
 def _run(bound, node, n=len(W)):
-    return _broadcast(VectorizedEvaluator(_static_columns(), n).truth(node), n).to_pylist()
+    return broadcast(VectorizedEvaluator(_static_columns(), n).truth(node), n).to_pylist()
 
 
 def test_the_evaluator_renders_the_types_the_core_node_carries():
@@ -171,7 +171,7 @@ def test_like_and_in_render_the_operand_type_the_node_carries():
 
 def test_column_types_of_a_batch():
     cols = {"a": (T.LONG, pa.array([1])), "v": {T.LONG: pa.array([1])}, "z": (T.NULL, pa.array([None]))}
-    types, absent = arrow_columns._column_types(cols, ["a", "v", "z", "gone"])
+    types, absent = arrow_columns.column_types(cols, ["a", "v", "z", "gone"])
     assert types == {"a": T.LONG, "v": T.DYNAMIC}
     assert absent == {"z": (None, T.NULL), "gone": (None, T.NULL)}
 

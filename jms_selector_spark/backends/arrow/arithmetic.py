@@ -24,7 +24,7 @@ from ...semantics.functions import LIST, call_function
 from ...language.types import LONG_MIN, JmsType
 from ...semantics.values import TypedValue
 from .columns import ARROW_TYPES
-from .values import _Boxed, _as_double, _cast, _distinct, _from_np, _np, _np_valid
+from .values import Boxed, as_double, cast_part, distinct_values, from_np, to_np, np_valid
 
 _T = JmsType
 _WRAPPING = MappingProxyType({n.ArithOp.PLUS: pc.add, n.ArithOp.MINUS: pc.subtract, n.ArithOp.TIMES: pc.multiply})
@@ -37,10 +37,10 @@ def _float_arithmetic(op: n.ArithOp, a, b, t: JmsType):
     elif op is n.ArithOp.DIVIDE:
         r = pc.divide(a, b)
     else:
-        (x, vx), (y, vy) = _np(a, np.float64), _np(b, np.float64)
+        (x, vx), (y, vy) = to_np(a, np.float64), to_np(b, np.float64)
         with np.errstate(all="ignore"):
-            r = _from_np(np.atleast_1d(np.fmod(x, y)), _np_valid(vx, vy), pa.float64())
-    return _cast(r, pa.float32()) if t is _T.FLOAT else r
+            r = from_np(np.atleast_1d(np.fmod(x, y)), np_valid(vx, vy), pa.float64())
+    return cast_part(r, pa.float32()) if t is _T.FLOAT else r
 
 
 def _integer_division(op: n.ArithOp, a, b, t: JmsType) -> pa.Array:
@@ -51,17 +51,17 @@ def _integer_division(op: n.ArithOp, a, b, t: JmsType) -> pa.Array:
             return pa.nulls(len(a), ARROW_TYPES[t])
         # x / -1 is -x, which wraps (MIN / -1 is MIN, as in Java); Arrow's divide truncates
         return pc.negate(a) if divisor == -1 else pc.divide(a, b)
-    (x, vx), (y, vy) = _np(a, np.int64), _np(b, np.int64)
+    (x, vx), (y, vy) = to_np(a, np.int64), to_np(b, np.int64)
     x, y = np.broadcast_arrays(x, y)
     zero = y == 0
     overflow = (x == LONG_MIN) & (y == -1)  # LONG_MIN / -1 wraps to LONG_MIN; % gives 0
     y = np.where(zero | overflow, 1, y)
     r = np.fmod(x, y)  # truncated remainder: the sign of the dividend, as Java
     res = r if op is n.ArithOp.MODULO else (x - r) // y
-    valid = _np_valid(vx, vy, ~zero)
+    valid = np_valid(vx, vy, ~zero)
     if t is _T.INT:
         res = res.astype(np.int32)  # wraps: INT_MIN / -1 is INT_MIN
-    return _from_np(np.atleast_1d(res), valid, ARROW_TYPES[t])
+    return from_np(np.atleast_1d(res), valid, ARROW_TYPES[t])
 
 
 def _java_strings(t, part, jdk: int = 17):
@@ -74,12 +74,12 @@ def _java_strings(t, part, jdk: int = 17):
         return pc.if_else(part, "true", "false")
     if t != LIST and t.is_exact:
         return pc.cast(part, pa.string())
-    codes, values = _distinct(t, part)
+    codes, values = distinct_values(t, part)
     texts = pa.array([sem.java_string(TypedValue(t, v), jdk) for v in values], pa.string())
     return texts.take(codes)
 
 
-def _arithmetic_pair(how, lt, lp, rt, rp):
+def arithmetic_pair(how, lt, lp, rt, rp):
     """``lp op rp`` (``how`` a `decisions.Computation`) for one pair of types: (result type, part),
     or None (NULL)."""
     op = how.op
@@ -89,14 +89,14 @@ def _arithmetic_pair(how, lt, lp, rt, rp):
     if t is _T.STRING:
         return _T.STRING, pc.binary_join_element_wise(lp, _java_strings(rt, rp, how.text_jdk), "")
     if t.is_approximate:
-        return t, _float_arithmetic(op, _as_double(lp, lt, t), _as_double(rp, rt, t), t)
-    a, b = _cast(lp, ARROW_TYPES[t]), _cast(rp, ARROW_TYPES[t])
+        return t, _float_arithmetic(op, as_double(lp, lt, t), as_double(rp, rt, t), t)
+    a, b = cast_part(lp, ARROW_TYPES[t]), cast_part(rp, ARROW_TYPES[t])
     if op in _WRAPPING:
         return t, _WRAPPING[op](a, b)
     return t, _integer_division(op, a, b, t)
 
 
-def _call_distinct(name: str, args: list, n_rows: int, jdk: int = 17) -> dict:
+def call_distinct(name: str, args: list, n_rows: int, jdk: int = 17) -> dict:
     """`functions.call_function` once per distinct tuple of argument values."""
     codes, decoders = zip(*(_row_codes(union, n_rows) for union in args))
     keys, inverse = _distinct_rows(codes, [len(dec) for dec in decoders])
@@ -108,8 +108,8 @@ def _row_codes(union: dict, n_rows: int):
     """Per row, a code for the union's value (0 = NULL), and the `TypedValue` of each code."""
     codes, decoder = np.zeros(n_rows, dtype=np.int64), [None]
     for t, part in union.items():
-        idx, values = _distinct(t, part)
-        idx, valid = _np(idx, np.int64)
+        idx, values = distinct_values(t, part)
+        idx, valid = to_np(idx, np.int64)
         codes = np.where(True if valid is None else valid, idx + len(decoder), codes)
         decoder.extend(TypedValue(t, v) for v in values)
     return codes, decoder
@@ -145,7 +145,7 @@ def _gather(results: list, inverse: pa.Array) -> dict:
                 ids.append(len(lists) if r is not None and r.type == t else None)
                 if r is not None and r.type == t:
                     lists.append(r.value)
-            out[t] = _Boxed(pa.array(ids, pa.int32()).take(inverse), tuple(lists))
+            out[t] = Boxed(pa.array(ids, pa.int32()).take(inverse), tuple(lists))
         else:
             values = [r.value if r is not None and r.type == t else None for r in results]
             out[t] = pa.array(values, ARROW_TYPES[t]).take(inverse)

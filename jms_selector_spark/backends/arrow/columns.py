@@ -1,6 +1,6 @@
 """From Arrow data to the JMS columns a selector reads (the UDF side of the data model).
 
-A message struct reaches a Python UDF as an Arrow ``StructArray``; `semantics.schema.to_schema` reads its
+A message struct reaches a Python UDF as an Arrow ``StructArray``; `language.schema.to_schema` reads its
 type in the shape `binder.bind` reads (so headers, flat/struct/map/VARIANT properties and every
 conversion follow the same rules as the SQL back end); this module pulls out, for each name a selector
 uses, either ``(JmsType, pa.Array)`` or, for a VARIANT property, one array per JMS type (non-null
@@ -172,7 +172,7 @@ def take_rows(columns: dict, indices: pa.Array) -> dict:
 
 # -- the evaluator's input: `vectorized.evaluate_batch`'s columns ----------------------------------
 
-def _plain_array(t, arr, n_rows: int):
+def plain_array(t, arr, n_rows: int):
     """A column's array of JMS type ``t`` in one chunk, its length checked."""
     if t not in ARROW_TYPES:
         raise ValueError(f"a column cannot have JMS type {t}")
@@ -183,11 +183,11 @@ def _plain_array(t, arr, n_rows: int):
     return arr
 
 
-def _typed_array(t, arr):
+def typed_array(t, arr):
     return arr if arr.type == ARROW_TYPES[t] else pc.cast(arr, ARROW_TYPES[t])  # checked
 
 
-def _column_union(entry, n_rows: int) -> dict:
+def column_union(entry, n_rows: int) -> dict:
     """``(JmsType, array)`` or ``{JmsType: array}`` → a union of plain, typed, non-empty arrays."""
     if isinstance(entry, tuple):
         entry = {entry[0]: entry[1]}
@@ -197,13 +197,13 @@ def _column_union(entry, n_rows: int) -> dict:
     for t, arr in entry.items():
         if t is JmsType.NULL:
             continue
-        arr = _plain_array(t, arr, n_rows)
+        arr = plain_array(t, arr, n_rows)
         if arr.null_count < len(arr):
-            out[t] = _typed_array(t, arr)
+            out[t] = typed_array(t, arr)
     return out
 
 
-def _column_types(columns: Mapping, names) -> "tuple[dict, dict]":
+def column_types(columns: Mapping, names) -> "tuple[dict, dict]":
     """What lowering knows of a batch's columns: ({name: static JmsType, or DYNAMIC for the
     ``{JmsType: array}`` form}, {name: (None, NULL)} for an absent name: a constant)."""
     types, absent = {}, {}
@@ -213,6 +213,6 @@ def _column_types(columns: Mapping, names) -> "tuple[dict, dict]":
             types[name] = entry[0]
         elif entry is None or (isinstance(entry, tuple) and entry[0] is JmsType.NULL):
             absent[name] = (None, JmsType.NULL)
-        else:  # per-row types (or a malformed entry: `_column_union` says what is wrong)
+        else:  # per-row types (or a malformed entry: `column_union` says what is wrong)
             types[name] = JmsType.DYNAMIC
     return types, absent

@@ -24,7 +24,7 @@ from ...semantics.like import segments_matcher
 from ...semantics.decisions import NumericOrder, Order
 from ...semantics.values import TypedValue
 from .javanum import java_value_of_arrow
-from .values import _Boxed, _as_double, _cast, _coalesce, _from_np, _mask_and, _np, _np_valid, _part_valid, _where
+from .values import Boxed, as_double, cast_part, coalesce_part, from_np, mask_and, to_np, np_valid, part_valid, where_part
 
 _COMPARE = MappingProxyType({
     n.CompareOp.EQ: pc.equal, n.CompareOp.NE: pc.not_equal, n.CompareOp.LT: pc.less,
@@ -45,9 +45,9 @@ def _double_key(x: np.ndarray) -> np.ndarray:
 def _compare_doubles(op: n.CompareOp, a, b, total_order: bool):
     if not total_order:
         return _COMPARE[op](a, b)
-    (x, vx), (y, vy) = _np(a, np.float64), _np(b, np.float64)
+    (x, vx), (y, vy) = to_np(a, np.float64), to_np(b, np.float64)
     res = _NP_COMPARE[op](_double_key(np.atleast_1d(x)), _double_key(np.atleast_1d(y)))
-    return _from_np(res, _np_valid(vx, vy), pa.bool_())
+    return from_np(res, np_valid(vx, vy), pa.bool_())
 
 
 def _utf16_order(part):
@@ -92,7 +92,7 @@ def _re2_literal(c: str) -> str:
     return c if c.isascii() and c.isalnum() else "\\x{%x}" % ord(c)
 
 
-def _like(part: pa.Array, segments: tuple) -> pa.Array:
+def like_kernel(part: pa.Array, segments: tuple) -> pa.Array:
     """Whether each string matches the pattern planned as ``segments`` (null where there is no string)."""
     kind, arg = _like_plan(segments)
     if kind == "equal":
@@ -102,7 +102,7 @@ def _like(part: pa.Array, segments: tuple) -> pa.Array:
     if kind == "regex":
         return pc.match_substring_regex(part, arg)
     if not arg:
-        return _where(_part_valid(part), True, None)  # '%', '%%'…: every string
+        return where_part(part_valid(part), True, None)  # '%', '%%'…: every string
     return getattr(pc, kind)(part, arg)
 
 
@@ -114,7 +114,7 @@ def _like_distinct(part: pa.Array, segments: tuple) -> pa.Array:
     return hits.take(enc.indices)
 
 
-def _compare_pair(cmp, lt, lp, rt, rp):
+def compare_pair(cmp, lt, lp, rt, rp):
     """``lp op rp`` (``cmp`` a `decisions.Comparator`) for one pair of types: a truth value, or
     None when the pair is always FALSE."""
     op = cmp.op
@@ -128,44 +128,44 @@ def _compare_pair(cmp, lt, lp, rt, rp):
     if isinstance(rule, NumericOrder):
         t = rule.type
         if t.is_approximate:
-            return _compare_doubles(op, _as_double(lp, lt, t), _as_double(rp, rt, t), rule.total)
-        return _COMPARE[op](_cast(lp, pa.int64()), _cast(rp, pa.int64()))
+            return _compare_doubles(op, as_double(lp, lt, t), as_double(rp, rt, t), rule.total)
+        return _COMPARE[op](cast_part(lp, pa.int64()), cast_part(rp, pa.int64()))
     if rule is Order.UTF16:
         lp, rp = _utf16_order(lp), _utf16_order(rp)
     return _COMPARE[op](lp, rp)
 
 
-def _conversion(cmp, lt, rt):
+def converted_strings(cmp, lt, rt):
     """`Comparator.conversion` for one pair of union types (never for a function's list)."""
     return None if LIST in (lt, rt) else cmp.conversion(lt, rt)
 
 
 def _java_value_of(part, t):
-    """``t.valueOf(String)`` of each string of ``part`` (`arrow_javanum`)."""
+    """``t.valueOf(String)`` of each string of ``part`` (`arrow.javanum`)."""
     return java_value_of_arrow(part, t)
 
 
-def _compare_converted(cmp, lt, lp, rt, rp, conversion):
+def compare_converted(cmp, lt, lp, rt, rp, conversion):
     """`semantics.compare_converted` for one pair of types: the string side converted to the
     other side's class; FALSE where that text is not a number; UNKNOWN for ActiveMQ's error."""
     side, t = conversion
-    both = _mask_and(_part_valid(lp), _part_valid(rp))
+    both = mask_and(part_valid(lp), part_valid(rp))
     if side == "error":
-        return _where(both, None, None)
+        return where_part(both, None, None)
     if side == "left":
-        out = _compare_pair(cmp, t, _java_value_of(lp, t), rt, rp)
+        out = compare_pair(cmp, t, _java_value_of(lp, t), rt, rp)
     else:
-        out = _compare_pair(cmp, lt, lp, t, _java_value_of(rp, t))
-    false = _where(both, False, None)
-    return false if out is None else _coalesce([out, false])
+        out = compare_pair(cmp, lt, lp, t, _java_value_of(rp, t))
+    false = where_part(both, False, None)
+    return false if out is None else coalesce_part([out, false])
 
 
-def _lists_equal(lp: _Boxed, rp: _Boxed) -> pa.BooleanArray:
+def _lists_equal(lp: Boxed, rp: Boxed) -> pa.BooleanArray:
     """``List.equals`` per row (`semantics.java_equals`), once per distinct pair of lists."""
-    (lc, lv), (rc, rv) = _np(lp.codes, np.int64), _np(rp.codes, np.int64)
+    (lc, lv), (rc, rv) = to_np(lp.codes, np.int64), to_np(rp.codes, np.int64)
     lc, rc = np.broadcast_arrays(np.atleast_1d(lc), np.atleast_1d(rc))
     pairs, inverse = np.unique(np.stack([lc, rc], axis=1), axis=0, return_inverse=True)
     equal = np.array([sem.java_equals(TypedValue(LIST, lp.values[a]), TypedValue(LIST, rp.values[b]))
                       for a, b in pairs.tolist()], dtype=bool)
-    valid = _np_valid(*(None if v is None else np.broadcast_to(v, lc.shape) for v in (lv, rv)))
-    return _from_np(equal[inverse.reshape(-1)], valid, pa.bool_())
+    valid = np_valid(*(None if v is None else np.broadcast_to(v, lc.shape) for v in (lv, rv)))
+    return from_np(equal[inverse.reshape(-1)], valid, pa.bool_())

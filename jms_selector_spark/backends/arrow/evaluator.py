@@ -63,13 +63,13 @@ Deliberately not done
 - No pandas: its comparisons turn NULL into False.
 - No short-circuit evaluation: every operand of AND/OR is evaluated over the whole batch
   (three-valued logic needs both sides on the rows where one is UNKNOWN).
-- No coercion of input types beyond `arrow_columns.ARROW_TYPES`: columns are expected in the shape
-  `arrow_columns.extract_columns` produces.
+- No coercion of input types beyond `arrow.columns.ARROW_TYPES`: columns are expected in the shape
+  `arrow.columns.extract_columns` produces.
 
 The evaluator is four modules: this one (the driver: the `VectorizedEvaluator` visitor, the
-row-by-row path and `evaluate_batch`; the input columns are `arrow_columns`'), `arrow_values`
-(unions, masks, truth values, constants, casts), `arrow_compare` (comparison kernels and LIKE) and
-`arrow_arithmetic` (arithmetic kernels, string concatenation, ActiveMQ functions).
+row-by-row path and `evaluate_batch`; the input columns are `arrow.columns`'), `arrow.values`
+(unions, masks, truth values, constants, casts), `arrow.compare` (comparison kernels and LIKE) and
+`arrow.arithmetic` (arithmetic kernels, string concatenation, ActiveMQ functions).
 """
 from __future__ import annotations
 
@@ -88,10 +88,10 @@ from ...semantics.lowering import lower, rules_for
 from ...semantics.typed_tree import type_tree
 from ...language.types import JmsType
 from ...semantics.values import TypedValue
-from .arithmetic import _arithmetic_pair, _call_distinct
-from .columns import ARROW_TYPES, _column_types, _column_union, _plain_array, _typed_array
-from .compare import _compare_converted, _compare_pair, _conversion, _like
-from .values import (_bool_union, _cast, _coalesce, _const_union, _is_const, _left_first_and, _left_first_or, _lift, _lift_part, _mask_and, _mask_or, _merge, _not, _one_row, _part_valid, _truth, _union_valid, _where)
+from .arithmetic import arithmetic_pair, call_distinct
+from .columns import ARROW_TYPES, column_types, column_union, plain_array, typed_array
+from .compare import compare_converted, compare_pair, converted_strings, like_kernel
+from .values import (bool_union, cast_part, coalesce_part, const_union, is_const_union, left_first_and, left_first_or, lift, lift_part, mask_and, mask_or, merge_part, kleene_not, one_row, part_valid, truth_union, union_valid, where_part)
 
 __all__ = ["evaluate_batch", "VectorizedEvaluator"]
 
@@ -123,16 +123,16 @@ class VectorizedEvaluator(NodeVisitor):
 
     def truth(self, node: n.Node):
         """The three-valued value of a node in a boolean context (a truth value)."""
-        return _truth(self.visit(node))
+        return truth_union(self.visit(node))
 
 
     def visit_Literal(self, node):
-        return _const_union(None if node.type is _T.NULL else TypedValue(node.type, node.value))
+        return const_union(None if node.type is _T.NULL else TypedValue(node.type, node.value))
 
     def visit_Identifier(self, node):
         if node.name not in self._unions:
             entry = self.columns.get(node.name)
-            self._unions[node.name] = {} if entry is None else _column_union(entry, self.n)
+            self._unions[node.name] = {} if entry is None else column_union(entry, self.n)
         return self._unions[node.name]
 
     # -- typed operands: the static JMS type lowering carried, no union ----------------------------
@@ -163,7 +163,7 @@ class VectorizedEvaluator(NodeVisitor):
             if entry is None:
                 arr = pa.nulls(self.n, ARROW_TYPES[t])
             elif isinstance(entry, tuple) and entry[0] is t:
-                arr = _typed_array(t, _plain_array(t, entry[1], self.n))
+                arr = typed_array(t, plain_array(t, entry[1], self.n))
             else:
                 given = ("of per-row types" if isinstance(entry, Mapping)
                          else f"a {getattr(entry[0], 'value', entry[0])} column")
@@ -176,26 +176,26 @@ class VectorizedEvaluator(NodeVisitor):
         if type(node) is n.Identifier:
             entry = self.columns.get(node.name)
             if isinstance(entry, tuple) and entry[0] in ARROW_TYPES:
-                return _part_valid(self._array(node.name, entry[0]))
-        return _union_valid(self.visit(node))
+                return part_valid(self._array(node.name, entry[0]))
+        return union_valid(self.visit(node))
 
     def compare_static(self, cmp, lt: JmsType, lp, rt: JmsType, rp):
         """`compare` for the one pair of static types a node carries: ``cmp``'s decision for
         (``lt``, ``rt``), rendered on two parts; no union, no loop over types."""
         if isinstance(lp, pa.Scalar) and isinstance(rp, pa.Scalar):  # e.g. two constants of a BETWEEN
-            return _one_row(self.compare_static(cmp, lt, _lift_part(lp), rt, _lift_part(rp)))
+            return one_row(self.compare_static(cmp, lt, lift_part(lp), rt, lift_part(rp)))
         if cmp.eq is not None:
-            return _not(self.compare_static(cmp.eq, lt, lp, rt, rp))
-        conversion = _conversion(cmp, lt, rt)
+            return kleene_not(self.compare_static(cmp.eq, lt, lp, rt, rp))
+        conversion = converted_strings(cmp, lt, rt)
         if conversion is not None:
-            out = _compare_converted(cmp, lt, lp, rt, rp, conversion)
+            out = compare_converted(cmp, lt, lp, rt, rp, conversion)
         else:
-            out = _compare_pair(cmp, lt, lp, rt, rp)
+            out = compare_pair(cmp, lt, lp, rt, rp)
             if out is None:  # two values that do not compare: FALSE
-                out = _where(_mask_and(_part_valid(lp), _part_valid(rp)), False, None)
+                out = where_part(mask_and(part_valid(lp), part_valid(rp)), False, None)
         if cmp.nulls is None:
             return out
-        return self._null_rule(cmp, out, _part_valid(lp), _part_valid(rp))
+        return self._null_rule(cmp, out, part_valid(lp), part_valid(rp))
 
     @staticmethod
     def _null_rule(cmp, out, lv, rv):
@@ -204,19 +204,19 @@ class VectorizedEvaluator(NodeVisitor):
         nulls = cmp.nulls
         if nulls is None or (lv is True and rv is True):
             return out
-        fill = _where(lv, nulls.right, _where(rv, nulls.left, nulls.both))
+        fill = where_part(lv, nulls.right, where_part(rv, nulls.left, nulls.both))
         if cmp.converts_strings:  # an ActiveMQ error on two values stays UNKNOWN
-            fill = _where(_mask_and(lv, rv), None, fill)
-        return _coalesce([out, fill])
+            fill = where_part(mask_and(lv, rv), None, fill)
+        return coalesce_part([out, fill])
 
     def visit_Not(self, node):
-        return _bool_union(_not(self.truth(node.operand)))
+        return bool_union(kleene_not(self.truth(node.operand)))
 
     def _logical(self, node, kernel):
         out = self.truth(node.operands[0])
         for o in node.operands[1:]:
             out = kernel(out, self.truth(o))
-        return _bool_union(out)
+        return bool_union(out)
 
     def visit_KleeneAnd(self, node):
         return self._logical(node, pc.and_kleene)
@@ -225,46 +225,46 @@ class VectorizedEvaluator(NodeVisitor):
         return self._logical(node, pc.or_kleene)
 
     def visit_LeftFirstAnd(self, node):
-        return self._logical(node, _left_first_and)
+        return self._logical(node, left_first_and)
 
     def visit_LeftFirstOr(self, node):
-        return self._logical(node, _left_first_or)
+        return self._logical(node, left_first_or)
 
     def visit_Compare(self, node):
         types = node.types
         if types is None or _T.NULL in types:  # an operand DYNAMIC or NULL: per pair of the types present
-            return _bool_union(self.compare(node.cmp, self.visit(node.left), self.visit(node.right)))
+            return bool_union(self.compare(node.cmp, self.visit(node.left), self.visit(node.right)))
         lt, rt = types
-        return _bool_union(self.compare_static(node.cmp, lt, self.part(node.left, lt), rt, self.part(node.right, rt)))
+        return bool_union(self.compare_static(node.cmp, lt, self.part(node.left, lt), rt, self.part(node.right, rt)))
 
     def visit_UnlikeTypes(self, node):
-        return _bool_union(_where(_mask_and(self._valid(node.left), self._valid(node.right)), node.value, None))
+        return bool_union(where_part(mask_and(self._valid(node.left), self._valid(node.right)), node.value, None))
 
     def compare(self, cmp, left: dict, right: dict):
         """`semantics.compare` per row (``cmp`` a `decisions.Comparator`), as a truth value."""
-        if left and right and _is_const(left) and _is_const(right):
+        if left and right and is_const_union(left) and is_const_union(right):
             # two constants (a BETWEEN's operand and one bound; `lower` folds every constant
             # node): the same kernels on one row
-            return _one_row(self.compare(cmp, _lift(left), _lift(right)))
+            return one_row(self.compare(cmp, lift(left), lift(right)))
         if cmp.eq is not None:
-            return _not(self.compare(cmp.eq, left, right))
+            return kleene_not(self.compare(cmp.eq, left, right))
         pieces, unlike = [], False
         for lt, lp in left.items():
             for rt, rp in right.items():
-                conversion = _conversion(cmp, lt, rt)
+                conversion = converted_strings(cmp, lt, rt)
                 if conversion is not None:
-                    pieces.append(_compare_converted(cmp, lt, lp, rt, rp, conversion))
+                    pieces.append(compare_converted(cmp, lt, lp, rt, rp, conversion))
                     continue
-                r = _compare_pair(cmp, lt, lp, rt, rp)
+                r = compare_pair(cmp, lt, lp, rt, rp)
                 unlike |= r is None
                 if r is not None:
                     pieces.append(r)
         if unlike:  # rows with two values that do not compare: FALSE
-            pieces.append(_where(_mask_and(_union_valid(left), _union_valid(right)), False, None))
-        out = _coalesce(pieces)
+            pieces.append(where_part(mask_and(union_valid(left), union_valid(right)), False, None))
+        out = coalesce_part(pieces)
         if cmp.nulls is None:
             return out
-        return self._null_rule(cmp, out, _union_valid(left), _union_valid(right))
+        return self._null_rule(cmp, out, union_valid(left), union_valid(right))
 
     def visit_Compute(self, node):
         types = node.types
@@ -272,8 +272,8 @@ class VectorizedEvaluator(NodeVisitor):
             lt, rt = types
             lp, rp = self.part(node.left, lt), self.part(node.right, rt)
             both_scalar = isinstance(lp, pa.Scalar) and isinstance(rp, pa.Scalar)
-            r = _arithmetic_pair(node.how, lt, _lift_part(lp) if both_scalar else lp, rt,
-                                 _lift_part(rp) if both_scalar else rp)
+            r = arithmetic_pair(node.how, lt, lift_part(lp) if both_scalar else lp, rt,
+                                 lift_part(rp) if both_scalar else rp)
             if r is None:
                 return {}
             return {r[0]: r[1][0] if both_scalar else r[1]}
@@ -281,9 +281,9 @@ class VectorizedEvaluator(NodeVisitor):
         out = {}
         for lt, lp in left.items():
             for rt, rp in right.items():
-                r = _arithmetic_pair(node.how, lt, lp, rt, rp)
+                r = arithmetic_pair(node.how, lt, lp, rt, rp)
                 if r is not None:
-                    _merge(out, *r)
+                    merge_part(out, *r)
         return out
 
     def visit_Negate(self, node):
@@ -301,7 +301,7 @@ class VectorizedEvaluator(NodeVisitor):
             if not t.is_numeric:
                 return {}
             wide = node.computes_in(t)
-            return {wide: pc.negate(_cast(p, ARROW_TYPES[wide]))}
+            return {wide: pc.negate(cast_part(p, ARROW_TYPES[wide]))}
         v = self.visit(node.operand)
         out = {}
         for t, p in v.items():
@@ -311,7 +311,7 @@ class VectorizedEvaluator(NodeVisitor):
                     out[t] = p
             elif numeric:
                 wide = node.computes_in(t)  # Java: byte/short promote to int
-                _merge(out, wide, pc.negate(_cast(p, ARROW_TYPES[wide])))
+                merge_part(out, wide, pc.negate(cast_part(p, ARROW_TYPES[wide])))
         return out
 
     def _bounds(self, node, valid: bool = False):
@@ -320,28 +320,28 @@ class VectorizedEvaluator(NodeVisitor):
         types = node.types
         if types is None or _T.NULL in types:
             v, lo, hi = self.visit(node.operand), self.visit(node.low), self.visit(node.high)
-            mask = _mask_and(_union_valid(v), _union_valid(lo), _union_valid(hi)) if valid else None
+            mask = mask_and(union_valid(v), union_valid(lo), union_valid(hi)) if valid else None
             return self.compare(node.low_cmp, v, lo), self.compare(node.high_cmp, v, hi), mask
         xt, lt, ht = types
         v, lo, hi = self.part(node.operand, xt), self.part(node.low, lt), self.part(node.high, ht)
-        mask = _mask_and(_part_valid(v), _part_valid(lo), _part_valid(hi)) if valid else None
+        mask = mask_and(part_valid(v), part_valid(lo), part_valid(hi)) if valid else None
         return self.compare_static(node.low_cmp, xt, v, lt, lo), self.compare_static(node.high_cmp, xt, v, ht, hi), mask
 
     def visit_TwoValuedBetween(self, node):
         low, high, valid = self._bounds(node, True)
-        t = _where(valid, pc.and_kleene(low, high), False)
-        return _bool_union(_not(t) if node.negated else t)
+        t = where_part(valid, pc.and_kleene(low, high), False)
+        return bool_union(kleene_not(t) if node.negated else t)
 
     def visit_OutsideBetween(self, node):
         low, high, _ = self._bounds(node)
-        either = _left_first_or if node.left_first else pc.or_kleene
-        return _bool_union(either(low, high))
+        either = left_first_or if node.left_first else pc.or_kleene
+        return bool_union(either(low, high))
 
     def visit_InsideBetween(self, node):
         low, high, _ = self._bounds(node)
-        both = _left_first_and if node.left_first else pc.and_kleene
+        both = left_first_and if node.left_first else pc.and_kleene
         t = both(low, high)
-        return _bool_union(_not(t) if node.negated else t)
+        return bool_union(kleene_not(t) if node.negated else t)
 
     def _static_string_op(self, node, hit):
         """IN/LIKE on an operand of the static type the node carries: ``hit(strings)`` for a
@@ -349,15 +349,15 @@ class VectorizedEvaluator(NodeVisitor):
         t = node.operand_type
         if t is _T.STRING:
             h = hit(self.part(node.operand, t))
-            return _bool_union(_not(h) if node.negated else h)
+            return bool_union(kleene_not(h) if node.negated else h)
         if node.non_string is None:
             return {}
-        return _bool_union(_where(_part_valid(self.part(node.operand, t)), node.non_string, None))
+        return bool_union(where_part(part_valid(self.part(node.operand, t)), node.non_string, None))
 
     @staticmethod
     def _in_hit(s, node):
         hit = pc.is_in(s, value_set=pa.array([lit.value for lit in node.values], pa.string()))
-        return _where(_part_valid(s), hit, None)  # is_in says FALSE for a null
+        return where_part(part_valid(s), hit, None)  # is_in says FALSE for a null
 
     def visit_InStrings(self, node):
         if node.operand_type is not None and node.operand_type is not _T.NULL:
@@ -367,38 +367,38 @@ class VectorizedEvaluator(NodeVisitor):
         s = v.get(_T.STRING)
         if s is not None:
             hit = self._in_hit(s, node)
-            pieces.append(_not(hit) if node.negated else hit)
+            pieces.append(kleene_not(hit) if node.negated else hit)
         pieces.extend(self._non_string(v, node.non_string))
-        return _bool_union(_coalesce(pieces))
+        return bool_union(coalesce_part(pieces))
 
     def _non_string(self, v: dict, value) -> list:
         """``value`` on the rows whose value is not a string (a list of at most one piece)."""
         others = [p for t, p in v.items() if t is not _T.STRING]
         if not others or value is None:
             return []
-        return [_where(_mask_or(*(_part_valid(p) for p in others)), value, None)]
+        return [where_part(mask_or(*(part_valid(p) for p in others)), value, None)]
 
     def visit_LikeString(self, node):
         if node.operand_type is not None and node.operand_type is not _T.NULL:
-            return self._static_string_op(node, lambda s: _like(s, node.segments))
+            return self._static_string_op(node, lambda s: like_kernel(s, node.segments))
         v = self.visit(node.operand)
         pieces = []
         s = v.get(_T.STRING)
         if s is not None:
-            hit = _like(s, node.segments)
-            pieces.append(_not(hit) if node.negated else hit)
+            hit = like_kernel(s, node.segments)
+            pieces.append(kleene_not(hit) if node.negated else hit)
         pieces.extend(self._non_string(v, node.non_string))
-        return _bool_union(_coalesce(pieces))
+        return bool_union(coalesce_part(pieces))
 
     def visit_IsNull(self, node):
         valid = self._valid(node.operand)
-        return _bool_union(_where(valid, node.negated, not node.negated))
+        return bool_union(where_part(valid, node.negated, not node.negated))
 
     def visit_Call(self, node):
-        return _call_distinct(node.name, [self.visit(a) for a in node.args], self.n, node.text_jdk)
+        return call_distinct(node.name, [self.visit(a) for a in node.args], self.n, node.text_jdk)
 
 
-def _broadcast(t, n_rows: int) -> pa.BooleanArray:
+def broadcast(t, n_rows: int) -> pa.BooleanArray:
     if isinstance(t, pa.Scalar):
         return pa.nulls(n_rows, pa.bool_()) if not t.is_valid else pa.repeat(t, n_rows)
     if isinstance(t, pa.ChunkedArray):
@@ -406,7 +406,7 @@ def _broadcast(t, n_rows: int) -> pa.BooleanArray:
     return t
 
 
-def _arrow_strings_only(root: n.Node) -> bool:
+def arrow_strings_only(root: n.Node) -> bool:
     """Whether every string the selector writes is valid Unicode (no lone UTF-16 surrogate)."""
     for node in n.walk(root):
         if isinstance(node, n.Literal) and node.type is _T.STRING:
@@ -433,7 +433,7 @@ def _evaluate_rows(selector: Selector, columns: Mapping, n_rows: int) -> pa.Bool
     for name in selector.identifiers:
         if name in columns:
             per_row = [None] * n_rows
-            for t, part in _column_union(columns[name], n_rows).items():
+            for t, part in column_union(columns[name], n_rows).items():
                 for i, v in enumerate(part.to_pylist()):
                     if v is not None:
                         per_row[i] = TypedValue(t, v)
@@ -479,10 +479,10 @@ def evaluate_batch(selector: Selector, columns: Mapping, n: int) -> pa.BooleanAr
     """
     if selector.root is None:
         return pa.repeat(pa.scalar(True), n)
-    if not _arrow_strings_only(selector.root):
+    if not arrow_strings_only(selector.root):
         return _evaluate_rows(selector, columns, n)
     rules = rules_for(selector.dialect)
-    types, absent = _column_types(columns, selector.identifiers)  # an absent name is NULL: folded
+    types, absent = column_types(columns, selector.identifiers)  # an absent name is NULL: folded
     core = lower(selector.root, rules, type_tree(selector.root, types, rules), absent)
-    return _broadcast(VectorizedEvaluator(columns, n).truth(core), n)
+    return broadcast(VectorizedEvaluator(columns, n).truth(core), n)
 

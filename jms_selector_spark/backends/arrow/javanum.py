@@ -1,7 +1,7 @@
 """Java's ``valueOf(String)`` over Arrow string arrays: `javanum.java_value_of` once per distinct
 string. The vectorized back end's one conversion primitive, behind ActiveMQ's
 ``convert_string_expressions:`` comparisons and declared property types of MAP<STRING,STRING>
-layouts (`arrow_columns`)."""
+layouts (`arrow.columns`)."""
 from __future__ import annotations
 
 import pyarrow as pa

@@ -1,6 +1,6 @@
 """Arithmetic, string conversion and ActiveMQ functions for the Spark SQL back end.
 
-`SqlArithmetic` is a part of `spark_sql.SparkSqlGenerator` (a mixin: it uses the generator's
+`SqlArithmetic` is a part of `sql.generator.SparkSqlGenerator` (a mixin: it uses the generator's
 ``rules``, ``visit``, ``_shared`` and ``_is_leaf``). Integer ``+ - * /`` wrap as Java does (int
 via 64-bit shifts, long via DECIMAL(38,0) and ``pmod``) unless a bound shows they cannot
 overflow; float/double division and remainder follow IEEE (``x/0`` is ±Infinity or NaN); string
@@ -23,7 +23,7 @@ from ...language import nodes as n
 from ...language.errors import UnsupportedSelectorError
 from ...semantics.functions import LIST
 from ...language.types import JmsType
-from .render import _FALSE, _NULL, _SPARK, V, _bool, _cast, _neg_zero_test, sql_string
+from .render import SQL_FALSE, SQL_NULL, SPARK_TYPES, V, bool_v, cast, neg_zero_test, sql_string
 
 __all__ = ["SqlArithmetic"]
 
@@ -52,7 +52,7 @@ def _portable_regex(p: str) -> bool:
 
 
 class SqlArithmetic:
-    """The arithmetic and function visitors of `spark_sql.SparkSqlGenerator`; each returns a `V`."""
+    """The arithmetic and function visitors of `sql.generator.SparkSqlGenerator`; each returns a `V`."""
 
     # -- arithmetic -----------------------------------------------------------------------------
     def visit_Plus(self, node) -> V:
@@ -62,7 +62,7 @@ class SqlArithmetic:
             vt = self._branch_types(v)[0]
         if vt is T.NULL or node.keeps_any or vt.is_numeric:
             return v
-        return V(f"CAST(NULL AS {_SPARK.get(vt, 'STRING')})", T.NULL)
+        return V(f"CAST(NULL AS {SPARK_TYPES.get(vt, 'STRING')})", T.NULL)
 
     def visit_Negate(self, node) -> V:
         v = self.visit(node.operand)
@@ -105,17 +105,17 @@ class SqlArithmetic:
             return V("CAST(NULL AS DOUBLE)", T.NULL)
         nullable = l.nullable or r.nullable
         if t.is_approximate:
-            a, b = _cast(l, lt, t), _cast(r, rt, t)
+            a, b = cast(l, lt, t), cast(r, rt, t)
             if op is A.DIVIDE:
                 if t is T.FLOAT:
-                    return self._shared(lambda r: V(f"CAST({_ddiv(_cast(l, lt, T.DOUBLE), r, _cast(r, rt, T.DOUBLE))} AS FLOAT)",
+                    return self._shared(lambda r: V(f"CAST({_ddiv(cast(l, lt, T.DOUBLE), r, cast(r, rt, T.DOUBLE))} AS FLOAT)",
                                                     t, nullable), r)
-                return self._shared(lambda r: V(_ddiv(a, r, _cast(r, rt, t)), t, nullable), r)
+                return self._shared(lambda r: V(_ddiv(a, r, cast(r, rt, t)), t, nullable), r)
             if op is A.MODULO:
                 if t is T.FLOAT:
-                    return self._shared(lambda r: V(f"CAST({_drem(_cast(l, lt, T.DOUBLE), r, _cast(r, rt, T.DOUBLE))} AS FLOAT)",
+                    return self._shared(lambda r: V(f"CAST({_drem(cast(l, lt, T.DOUBLE), r, cast(r, rt, T.DOUBLE))} AS FLOAT)",
                                                     t, nullable), r)
-                return self._shared(lambda r: V(_drem(a, r, _cast(r, rt, t)), t, nullable), r)
+                return self._shared(lambda r: V(_drem(a, r, cast(r, rt, t)), t, nullable), r)
             return V(f"({a} {op.value} {b})", t, nullable)
         if t is T.INT:
             a, b = f"CAST({l.sql} AS BIGINT)", f"CAST({r.sql} AS BIGINT)"
@@ -162,10 +162,10 @@ class SqlArithmetic:
             v = self.visit(val)
             vt = self._type_of(val, v)
             if vt is T.NULL:
-                return _FALSE
+                return SQL_FALSE
             v = _java_text(v, vt, node)
             p = f"{v.op()} RLIKE {sql_string(pat.value)}"
-            return _bool(f"coalesce({p}, FALSE)", False, True) if v.nullable else _bool(p, False)
+            return bool_v(f"coalesce({p}, FALSE)", False, True) if v.nullable else bool_v(p, False)
         if name == "INLIST" and len(args) == 2 and _list_items(args[0]) is not None:
             # List.contains: TRUE when a (non-NULL) element has v's class and value; a NULL v is
             # FALSE. A NULL element just never matches (`coalesce(v IN (…, NULL), FALSE)`).
@@ -174,17 +174,17 @@ class SqlArithmetic:
             v = self.visit(args[1])
             vt = self._type_of(args[1], v)
             if vt is T.NULL:
-                return _FALSE
+                return SQL_FALSE
             item_types = [self._type_of(a, x) for a, x in zip(item_nodes, items)]
             if any(not t.is_static or t.is_approximate for t in item_types + [vt] if t is not T.NULL):
                 raise UnsupportedSelectorError("INLIST over approximate values", "", node.span)
             same = [x for x, t in zip(items, item_types) if t is vt]
             if not same:
-                return _FALSE
+                return SQL_FALSE
             found = f"{v.op()} IN ({', '.join(x.sql for x in same)})"
             if v.nullable or any(x.nullable for x in same):
-                return _bool(f"coalesce({found}, FALSE)", False, True)
-            return _bool(found, False)
+                return bool_v(f"coalesce({found}, FALSE)", False, True)
+            return bool_v(found, False)
         if name == "REPLACE" and len(args) == 3:
             text, rx, repl = args
             if not (isinstance(rx, n.Literal) and rx.type is T.STRING and _portable_regex(rx.value)
@@ -194,7 +194,7 @@ class SqlArithmetic:
             v = self.visit(text)
             vt = self._type_of(text, v)
             if vt is T.NULL:
-                return _NULL
+                return SQL_NULL
             v = _java_text(v, vt, node)
             return V(f"regexp_replace({v.sql}, {sql_string(rx.value)}, {sql_string(repl.value)})", T.STRING,
                      v.nullable)
@@ -259,7 +259,7 @@ def _ddiv(a: str, rv: V, b: str) -> str:
             inf = "CAST('-Infinity' AS DOUBLE)" if math.copysign(1.0, bv) < 0 else "CAST('Infinity' AS DOUBLE)"
             return f"({a} * {inf})"
         return f"try_divide({a}, {b})"
-    inf = f"IF({_neg_zero_test(b)}, CAST('-Infinity' AS DOUBLE), CAST('Infinity' AS DOUBLE))"
+    inf = f"IF({neg_zero_test(b)}, CAST('-Infinity' AS DOUBLE), CAST('Infinity' AS DOUBLE))"
     return f"try_divide({a} * IF({b} = 0, {inf}, 1.0D), IF({b} = 0, 1.0D, {b}))"
 
 

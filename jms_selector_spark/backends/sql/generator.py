@@ -53,9 +53,9 @@ because an operand reads a VARIANT property (its type is fixed per branch of `_e
 ActiveMQ function's value. `tests/unit/test_design.py` fails on any other read.
 
 The translation is four modules: this one (the generator's driver: columns, sharing of repeated
-operands, truth, VARIANT expansion, and the entry points), `sql_render` (values, literals,
-names, Kleene combinators, LIKE), `sql_compare` (comparisons and predicates) and
-`sql_arithmetic` (arithmetic, string conversion, ActiveMQ functions).
+operands, truth, VARIANT expansion, and the entry points), `sql.render` (values, literals,
+names, Kleene combinators, LIKE), `sql.compare` (comparisons and predicates) and
+`sql.arithmetic` (arithmetic, string conversion, ActiveMQ functions).
 """
 from __future__ import annotations
 
@@ -77,7 +77,7 @@ from .compare import SqlComparisons
 from .javanum import java_value_of_sql
 from .limits import check_sql_depth
 from .logic import SqlLogic
-from .render import (_FALSE, _NULL, _SPARK, _TRUE, _UNKNOWN, V, _bool, _double_literal, _exact_literal, _not, _strict, sql_identifier, sql_string)
+from .render import (SQL_FALSE, SQL_NULL, SPARK_TYPES, SQL_TRUE, SQL_UNKNOWN, V, bool_v, double_literal, exact_literal, not_, strict, sql_identifier, sql_string)
 from ...language.visitor import NodeVisitor
 
 __all__ = ["SparkSqlGenerator", "selector_to_sql", "infer_flat_schema"]
@@ -126,7 +126,7 @@ class SparkSqlGenerator(SqlComparisons, SqlArithmetic, SqlLogic, NodeVisitor):
     # -- columns --------------------------------------------------------------------------------
     def _column(self, ref) -> V:
         if ref.access == "missing":
-            return _NULL if ref.default is None else self.visit_Literal(n.Literal(ref.default, ref.type))
+            return SQL_NULL if ref.default is None else self.visit_Literal(n.Literal(ref.default, ref.type))
         if ref.access == "variant":
             return V("", T.DYNAMIC, True, True, None, (sql_identifier(*self.qualifier, ref.path[0]), ref.path[1]))
         if ref.access == "map":
@@ -144,7 +144,7 @@ class SparkSqlGenerator(SqlComparisons, SqlArithmetic, SqlLogic, NodeVisitor):
             else:
                 sql = f"unix_millis({sql})"
         elif conv == "decimal":
-            sql = f"try_cast({sql} AS {_SPARK[ref.type]})"
+            sql = f"try_cast({sql} AS {SPARK_TYPES[ref.type]})"
         elif conv == "java_value_of":  # a declared type on a string property (Binding.property_types)
             return V(java_value_of_sql(sql, ref.type), ref.type, True, True)
         if ref.default is not None:  # a header's value where the message has none (Rules.header)
@@ -201,7 +201,7 @@ class SparkSqlGenerator(SqlComparisons, SqlArithmetic, SqlLogic, NodeVisitor):
         if isinstance(node, n.Or):
             return self._logic_or([self.truth(op) for op in node.operands], type(node) is c.LeftFirstOr)
         if isinstance(node, n.Not):
-            return _not(self.truth(node.operand))
+            return not_(self.truth(node.operand))
         dyn = self._dynamic_names(node)
         if dyn:
             return self._expand(node, dyn)
@@ -215,8 +215,8 @@ class SparkSqlGenerator(SqlComparisons, SqlArithmetic, SqlLogic, NodeVisitor):
         if t is T.BOOLEAN:
             return v
         if t is T.NULL:
-            return _UNKNOWN
-        return _strict(_FALSE, v)
+            return SQL_UNKNOWN
+        return strict(SQL_FALSE, v)
 
     # -- types: the core node's, or (lowering could not know it) this VARIANT branch's -------------
     def _type_of(self, node, v: V) -> JmsType:
@@ -263,7 +263,7 @@ class SparkSqlGenerator(SqlComparisons, SqlArithmetic, SqlLogic, NodeVisitor):
                 f"CASE WHEN {sv} IN ('TINYINT', 'SMALLINT', 'INT', 'BIGINT') THEN 'long'"
                 f" WHEN {sv} IN ('FLOAT', 'DOUBLE') OR {sv} LIKE 'DECIMAL%' THEN 'double'"
                 f" WHEN {sv} = 'STRING' THEN 'string' WHEN {sv} = 'BOOLEAN' THEN 'boolean' ELSE 'null' END")
-            values[name] = {t: (_NULL if t is T.NULL else V(f"variant_get({col}, {path}, '{_SPARK[t].lower()}')", t, False))
+            values[name] = {t: (SQL_NULL if t is T.NULL else V(f"variant_get({col}, {path}, '{SPARK_TYPES[t].lower()}')", t, False))
                             for t in _VARIANT_KINDS}
         key_sql = kinds[0] if len(kinds) == 1 else "concat(" + ", '/', ".join(kinds) + ")"
         saved = dict(self.env)
@@ -277,22 +277,22 @@ class SparkSqlGenerator(SqlComparisons, SqlArithmetic, SqlLogic, NodeVisitor):
         finally:
             self.env = saved
         body = " ".join(f"WHEN '{label}' THEN {sql}" for label, sql in branches[:-1])
-        return _bool(f"CASE {key_sql} {body} ELSE {branches[-1][1]} END", True, True)
+        return bool_v(f"CASE {key_sql} {body} ELSE {branches[-1][1]} END", True, True)
 
     # -- leaves ---------------------------------------------------------------------------------
     def visit_Literal(self, node) -> V:
         """A constant: a literal of the selector, or a value `lowering.lower` folded."""
         t, v = node.type, node.value
         if t is T.NULL:
-            return _NULL
+            return SQL_NULL
         if not isinstance(t, JmsType):  # an ActiveMQ list (functions.LIST): only INLIST reads one
             raise UnsupportedSelectorError("a list value (MAKELIST, SPLIT) outside INLIST", "", node.span)
         if t is T.BOOLEAN:
-            return _TRUE if v else _FALSE
+            return SQL_TRUE if v else SQL_FALSE
         if t.is_exact:
-            return V(_exact_literal(v), t, False, True, v)
+            return V(exact_literal(v), t, False, True, v)
         if t.is_approximate:
-            return V(_double_literal(v), T.DOUBLE if t is T.DOUBLE else t, False, True, float(v))
+            return V(double_literal(v), T.DOUBLE if t is T.DOUBLE else t, False, True, float(v))
         return V(sql_string(v), T.STRING, False, True, v)
 
     def visit_Identifier(self, node) -> V:

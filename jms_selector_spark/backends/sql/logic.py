@@ -1,7 +1,7 @@
 """AND / OR for the Spark SQL back end: the core's `KleeneAnd`/`KleeneOr` and
 `LeftFirstAnd`/`LeftFirstOr` (`core`).
 
-`SqlLogic` is a part of `spark_sql.SparkSqlGenerator` (a mixin: it uses the generator's
+`SqlLogic` is a part of `sql.generator.SparkSqlGenerator` (a mixin: it uses the generator's
 ``_shared``). Kleene AND/OR are Spark's own. ActiveMQ r450141's left-first AND/OR (WSO2) have
 exact Spark forms that keep what can push down:
 
@@ -13,17 +13,17 @@ exact Spark forms that keep what can push down:
 """
 from __future__ import annotations
 
-from .render import NULL_BOOL, V, _and, _bool, _or
+from .render import NULL_BOOL, V, and_, bool_v, or_
 
 __all__ = ["SqlLogic"]
 
 
 class SqlLogic:
-    """The AND/OR renderings of `spark_sql.SparkSqlGenerator`; each returns a `V`."""
+    """The AND/OR renderings of `sql.generator.SparkSqlGenerator`; each returns a `V`."""
 
     def _logic_and(self, parts, left_first: bool) -> V:
         if not left_first:
-            return _and(parts)
+            return and_(parts)
         kept = []
         for p in parts:
             if p.lit is True:
@@ -32,22 +32,22 @@ class SqlLogic:
             if p.sql in ("FALSE", NULL_BOOL):
                 break  # what follows is never read
         if len(kept) < 2 or not any(p.nullable for p in kept[:-1]):
-            return _and(kept)
+            return and_(kept)
 
         def make(*ps):
             pieces, earlier = [], []
             for p in ps:
                 tests = [f"{e.op()} IS NULL" for e in earlier]
-                pieces.append(_bool("(" + " OR ".join([p.op()] + tests) + ")", p.nullable, True) if tests else p)
+                pieces.append(bool_v("(" + " OR ".join([p.op()] + tests) + ")", p.nullable, True) if tests else p)
                 if p.nullable:
                     earlier.append(p)
-            return _and(pieces)
+            return and_(pieces)
 
         return self._shared(make, *kept)
 
     def _logic_or(self, parts, left_first: bool) -> V:
         if not left_first:
-            return _or(parts)
-        head = [_bool(f"coalesce({p.sql}, FALSE)", False, True) if p.nullable else p
+            return or_(parts)
+        head = [bool_v(f"coalesce({p.sql}, FALSE)", False, True) if p.nullable else p
                 for p in parts[:-1] if p.sql != NULL_BOOL]
-        return _or(head + [parts[-1]])
+        return or_(head + [parts[-1]])

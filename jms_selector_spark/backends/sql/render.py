@@ -1,16 +1,16 @@
-"""SQL text of values for the Spark SQL back end (`spark_sql`): what a translated value is and
+"""SQL text of values for the Spark SQL back end (`sql.generator`): what a translated value is and
 how constants, names and truth values are written.
 
 - `V`, a translated value (SQL text, static JMS type, nullability, constant value);
 - injection-proof literals and identifiers (`sql_string`, `sql_identifier`, exact and double
   literals, casts);
-- the Kleene combinators (`_and`, `_or`, `_not`, `_strict`) that fold constants and keep
+- the Kleene combinators (`and_`, `or_`, `not_`, `strict`) that fold constants and keep
   Spark's own three-valued logic;
-- `like_to_sql`, the linear-time rendering of a LIKE pattern (see `spark_sql`'s docstring).
+- `like_to_sql`, the linear-time rendering of a LIKE pattern (see `sql.generator`'s docstring).
 
-It decides nothing about JMS semantics: the generator (`spark_sql`, `sql_compare`,
-`sql_arithmetic`) does, from the decisions and the static types the core nodes carry (`core`).
-So the helpers here that depend on a type take it as an argument (`_cast`, `_may_nan`,
+It decides nothing about JMS semantics: the generator (`sql.generator`, `sql.compare`,
+`sql.arithmetic`) does, from the decisions and the static types the core nodes carry (`core`).
+So the helpers here that depend on a type take it as an argument (`cast`, `may_nan`,
 `V.magnitude`) and never read a value's `V.branch_type`.
 """
 from __future__ import annotations
@@ -25,7 +25,7 @@ __all__ = ["V", "sql_string", "sql_identifier", "like_to_sql", "NULL_BOOL"]
 
 T = JmsType
 
-_SPARK = {
+SPARK_TYPES = {
     T.BOOLEAN: "BOOLEAN", T.BYTE: "TINYINT", T.SHORT: "SMALLINT", T.INT: "INT", T.LONG: "BIGINT",
     T.FLOAT: "FLOAT", T.DOUBLE: "DOUBLE", T.STRING: "STRING",
 }
@@ -48,7 +48,7 @@ def sql_identifier(*parts: str) -> str:
     return ".".join("`" + p.replace("`", "``") + "`" for p in parts)
 
 
-def _exact_literal(v: int) -> str:
+def exact_literal(v: int) -> str:
     if v == LONG_MIN:
         return "CAST(-9223372036854775808 AS BIGINT)"
     if INT_MIN <= v <= INT_MAX:
@@ -56,7 +56,7 @@ def _exact_literal(v: int) -> str:
     return f"{v}L"
 
 
-def _double_literal(v: float) -> str:
+def double_literal(v: float) -> str:
     if math.isnan(v):
         return "CAST('NaN' AS DOUBLE)"
     if math.isinf(v):
@@ -103,91 +103,91 @@ class V(NamedTuple):
         return self.sql if self.atomic else f"({self.sql})"
 
 
-_NULL = V("NULL", T.NULL, True, True)
+SQL_NULL = V("NULL", T.NULL, True, True)
 #: |MIN_VALUE| of each exact type: the largest magnitude a value of that type can have.
 _TYPE_MAGNITUDE = {T.BYTE: 2**7, T.SHORT: 2**15, T.INT: 2**31, T.LONG: 2**63}
 
 
-def _bool(sql, nullable=True, atomic=False, lit=None) -> V:
+def bool_v(sql, nullable=True, atomic=False, lit=None) -> V:
     return V(sql, T.BOOLEAN, nullable, atomic, lit)
 
 
-_TRUE = _bool("TRUE", False, True, True)
-_FALSE = _bool("FALSE", False, True, False)
-_UNKNOWN = _bool(NULL_BOOL, True, True)
+SQL_TRUE = bool_v("TRUE", False, True, True)
+SQL_FALSE = bool_v("FALSE", False, True, False)
+SQL_UNKNOWN = bool_v(NULL_BOOL, True, True)
 
 
-def _cast(v: V, vt: JmsType, t: JmsType) -> str:
+def cast(v: V, vt: JmsType, t: JmsType) -> str:
     """``v`` (of static type ``vt``) as a value of type ``t``."""
     if vt is t:
         return v.op()
     if v.is_const and t is T.DOUBLE and vt.is_numeric and not isinstance(v.lit, bool):
-        return _double_literal(float(v.lit))
-    return f"CAST({v.sql} AS {_SPARK[t]})"
+        return double_literal(float(v.lit))
+    return f"CAST({v.sql} AS {SPARK_TYPES[t]})"
 
 
-def _nulls(*vs: V) -> list:
+def nullable_of(*vs: V) -> list:
     return [v for v in vs if v.nullable]
 
 
-def _strict(value: V, *operands: V) -> V:
+def strict(value: V, *operands: V) -> V:
     """``value`` where every operand is non-NULL, NULL where one is (for constant results).
     No operand is the NULL constant: every caller has given UNKNOWN for that first."""
-    nullable = _nulls(*operands)
+    nullable = nullable_of(*operands)
     if not nullable:
         return value
     cond = " OR ".join(f"{o.op()} IS NULL" for o in nullable)
-    return _bool(f"IF({cond}, {NULL_BOOL}, {value.sql})", True, True)
+    return bool_v(f"IF({cond}, {NULL_BOOL}, {value.sql})", True, True)
 
 
-def _and(parts) -> V:
+def and_(parts) -> V:
     parts = [p for p in parts if p.lit is not True]
     if any(p.sql == "FALSE" for p in parts):
-        return _FALSE
+        return SQL_FALSE
     if not parts:
-        return _TRUE
+        return SQL_TRUE
     if len(parts) == 1:
         return parts[0]
-    return _bool("(" + " AND ".join(p.sql for p in parts) + ")", any(p.nullable for p in parts), True)
+    return bool_v("(" + " AND ".join(p.sql for p in parts) + ")", any(p.nullable for p in parts), True)
 
 
-def _or(parts) -> V:
+def or_(parts) -> V:
     parts = [p for p in parts if p.sql != "FALSE"]
     if any(p.lit is True for p in parts):
-        return _TRUE
+        return SQL_TRUE
     if not parts:
-        return _FALSE
+        return SQL_FALSE
     if len(parts) == 1:
         return parts[0]
-    return _bool("(" + " OR ".join(p.sql for p in parts) + ")", any(p.nullable for p in parts), True)
+    return bool_v("(" + " OR ".join(p.sql for p in parts) + ")", any(p.nullable for p in parts), True)
 
 
-def _not(p: V) -> V:
+def not_(p: V) -> V:
     if p.lit is True:
-        return _FALSE
+        return SQL_FALSE
     if p.sql == "FALSE":
-        return _TRUE
+        return SQL_TRUE
     if p.sql == NULL_BOOL:
         return p
-    return _bool(f"(NOT {p.op()})", p.nullable, True)
+    return bool_v(f"(NOT {p.op()})", p.nullable, True)
 
 
-def _is_zero_possible(v: V) -> bool:
+def is_zero_possible(v: V) -> bool:
     return not v.is_const or float(v.lit) == 0.0
 
 
-def _may_nan(v: V, vt: JmsType) -> bool:
+def may_nan(v: V, vt: JmsType) -> bool:
     """Whether ``v``, of static type ``vt``, can be NaN."""
     return vt.is_approximate and (not v.is_const or math.isnan(float(v.lit)))
 
 
-def _neg_zero_test(sql: str) -> str:
+def neg_zero_test(sql: str) -> str:
     """TRUE when a double/float zero is -0.0 (Spark keeps the sign; only its text shows it)."""
     return f"(CAST(CAST({sql} AS DOUBLE) AS STRING) LIKE '-%')"
 
 
 
-def _nonnull(v: V) -> V:
+def nonnull(v: V) -> V:
     return v._replace(nullable=False)
 
 
