@@ -39,7 +39,8 @@ from .parsing import parse
 from .interpreter import evaluate
 from .language.dialects import ACTIVEMQ, JMS, SOLACE, WSO2, Dialect, get_dialect
 from .spark import connect  # `connect.ship(spark)`: the package on a Spark Connect server's workers
-from .spark.api import explain_filter, jms_filter, selector_to_column, selector_to_sql
+from .compiler import Compiled, compile_selector, explain_filter, selector_to_sql
+from .spark.filtering import jms_filter, selector_to_column
 from .spark.migration import MigrationReport, SubscriptionChange, migration_report
 from .spark.route_plan import explain_routing
 from .spark.routing import Subscription, route, route_report, routing_rules, subscription_errors
@@ -50,6 +51,8 @@ __all__ = [
     "connect",
     "parse",
     "evaluate",
+    "compile_selector",
+    "Compiled",
     "selector_to_sql",
     "selector_to_column",
     "jms_filter",

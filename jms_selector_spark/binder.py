@@ -35,7 +35,7 @@ from .language import nodes as n
 from .language.errors import BindingOptionError, SelectorBindingError
 from .frontend.selector import Selector
 from .language.dialects import HEADER_TYPES
-from .semantics.lowering import lower, rules_for
+from .semantics.lowering import lower_selector, rules_for
 from .language.schema import to_schema
 from .semantics.typed_tree import TypedTree, type_tree
 from .language.types import JmsType
@@ -191,7 +191,7 @@ class BoundSelector:
         dialect fixes its value (``access == "missing"``). `types` knows its nodes too. Built on
         first use, once."""
         constants = {name: (ref.default, ref.type) for name, ref in self.refs.items() if ref.access == "missing"}
-        return lower(self.selector.root, rules_for(self.selector.dialect), self.types, constants)
+        return lower_selector(self.selector, rules_for(self.selector.dialect), self.types, constants)
 
     @property
     def root(self):

@@ -28,7 +28,7 @@ from .language.visitor import NodeVisitor
 from .semantics import core as c
 from .language.dialects import Dialect, delivery_mode_code, delivery_mode_name
 from .semantics.functions import call_function
-from .semantics.lowering import lower, rules_for
+from .semantics.lowering import lower, lower_selector, rules_for
 from .language.types import JmsType
 from .semantics.values import TypedValue, typed
 
@@ -72,8 +72,16 @@ class ReferenceInterpreter(NodeVisitor):
         self.dialect = dialect
 
     def run(self, root) -> "bool | None":
-        """The truth value of the selector tree ``root`` (front-end nodes), lowered first."""
+        """The truth value of the tree ``root`` (front-end nodes, a selector's or a part of one),
+        lowered first."""
         return self.truth(lower(root, rules_for(self.dialect)))
+
+    def run_selector(self, selector) -> "bool | None":
+        """The truth value of a whole `Selector`, lowered with its dialect's named rewrites
+        (`lowering.lower_selector`); TRUE for an empty selector."""
+        if selector.root is None:
+            return True
+        return self.truth(lower_selector(selector, rules_for(self.dialect)))
 
     def truth(self, node) -> "bool | None":
         return sem.truth(self.visit(node))
@@ -189,5 +197,4 @@ def evaluate(selector, headers: "Mapping | None" = None, properties: "Mapping | 
     if sel.root is None:
         return True
     d = sel.dialect
-    interp = ReferenceInterpreter(message_resolver(headers, properties, d, types), d)
-    return interp.run(sel.root)
+    return ReferenceInterpreter(message_resolver(headers, properties, d, types), d).run_selector(sel)

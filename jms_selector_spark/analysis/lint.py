@@ -41,11 +41,10 @@ and imports no Spark.
 """
 from __future__ import annotations
 
-import inspect
 from dataclasses import dataclass, field
 
 from ..language import nodes as n
-from ..binder import Binding, bind, to_schema
+from ..compiler import Compiled, compile_selector
 from ..language.dialects import Dialect
 from ..frontend.lexer import CONVERT_PREFIX, double_minus_positions
 from .lint_ibm import IBM_CHECKS
@@ -341,23 +340,13 @@ def _parents(root) -> dict:
     return parents
 
 
-def _binding(binding: dict) -> "tuple[Binding, dict]":
-    """`Binding` from the keyword options; ``property_types`` is read here when `Binding` does not
-    take it (yet)."""
-    binding = dict(binding)
-    accepted = inspect.signature(Binding.of).parameters
-    property_types = dict(binding.get("property_types") or {})
-    if "property_types" not in accepted:
-        binding.pop("property_types", None)
-    return Binding.of(**binding), property_types
-
-
 def lint(selector, dialect: "str | Dialect | None" = None, schema=None, **binding) -> "list[LintWarning]":
     """Warnings about what is legal in ``selector`` but probably not meant.
 
     Parameters
     ----------
-    selector : str or Selector
+    selector : str, Selector or Compiled
+        A `Compiled` (`compile_selector`) is linted against the table it was compiled for.
     dialect : str or Dialect, optional
         The dialect of a selector given as text (default ``"jms"``); a `Selector` keeps its own
         (a different ``dialect`` raises ``ValueError``).
@@ -386,15 +375,20 @@ def lint(selector, dialect: "str | Dialect | None" = None, schema=None, **bindin
     >>> lint("JMSType = 'car'")
     []
     """
-    sel = as_selector(selector, dialect)
+    if isinstance(selector, Compiled):
+        compiled = None if selector.assumed_schema is not None else selector
+        sel = selector.selector
+    else:
+        sel = as_selector(selector, dialect)
+        compiled = None if schema is None or sel.root is None else compile_selector(
+            sel, schema, collisions="caller", warn=False, **binding)
     if sel.root is None:
         return []
-    ctx = _Context(sel, schema, parents=_parents(sel.root))
-    if schema is not None:
-        schema = to_schema(schema)
-        b, ctx.property_types = _binding(binding)
-        ctx.bound = bind(sel, schema, b)
-        ctx.fields = schema.field_types()
+    ctx = _Context(sel, None if compiled is None else compiled.schema, parents=_parents(sel.root))
+    if compiled is not None:
+        ctx.property_types = dict(compiled.binding.property_types)
+        ctx.bound = compiled.bound
+        ctx.fields = compiled.schema.field_types()
     out = []
     for check in CHECKS:
         out.extend(check(ctx))

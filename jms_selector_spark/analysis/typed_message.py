@@ -44,7 +44,7 @@ class TypedMessage:
             return True
         d = sel.dialect
         resolve = message_resolver(dict(self.header_values), dict(self.property_values), d, dict(self.property_types))
-        return ReferenceInterpreter(resolve, d).run(sel.root)
+        return ReferenceInterpreter(resolve, d).run_selector(sel)
 
     def cells(self) -> list:
         """``["JMSType = 'car'", "qty = 5 (int)", "x = NULL"]``: one cell per value."""

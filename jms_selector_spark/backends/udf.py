@@ -4,7 +4,7 @@ UDFs the hybrid filter and the router build for the selectors native SQL cannot 
 All are Arrow UDFs (``pyspark.sql.functions.arrow_udf``, measured faster than pandas_udf here,
 and exact: a BIGINT with NULLs stays int64 with a validity mask instead of becoming float64).
 A batch arrives as Arrow arrays; each *distinct* selector in it is parsed, bound to the message
-struct's type and evaluated once, over its rows, by `vectorized.evaluate_batch` — never a Python
+struct's type and evaluated once, over its rows, by `arrow.evaluator` — never a Python
 loop over rows (VARIANT decoding excepted, see `arrow.columns`). The columns a batch's selectors
 read are extracted from the struct once and shared between them.
 
@@ -27,45 +27,50 @@ import pyarrow.compute as pc
 
 from ..binder import Binding, bind
 from ..language.errors import SelectorError
-from ..frontend.selector import Selector
 from ..parsing import parse
 from ..language.dialects import JMS, Dialect
 from ..language.schema import to_schema
 from .arrow.columns import extract_columns, slice_rows, take_rows
+from .arrow.evaluator import VectorizedEvaluator, arrow_strings_only, broadcast, evaluate_rows
 from .sql.render import sql_identifier
 
-__all__ = ["match_batch", "error_batch", "match_udf", "selector_error_udf", "selector_udf", "routing_udf",
+__all__ = ["match_batch", "error_batch", "match_udf", "selector_error_udf", "piece_udf", "routing_udf",
            "source_struct", "source_args"]
 
 
 class _Compiled:
-    """A bound selector ready to evaluate batches (what the per-worker cache holds).
+    """A bound selector, or one piece of it (`compiler.Piece`), ready to evaluate batches (what
+    the UDFs hold, and the per-worker cache of ``jms_match``).
 
     Whether the selector's strings fit Arrow (no lone UTF-16 surrogate, see
-    `vectorized.evaluate_batch`) is decided once here, not on every batch: with many distinct
+    `arrow.evaluator.evaluate_batch`) is decided once here, not on every batch: with many distinct
     selectors per batch (subscriptions x messages) that walk of the tree was ~15 % of the time.
+    Pickled as its bound selector and the piece's paths (the bound selector as its text), so an
+    executor evaluates the very node the driver planned.
     """
 
-    __slots__ = ("bound", "_arrow_ok")
+    __slots__ = ("bound", "piece", "node", "refs", "_arrow_ok")
 
-    def __init__(self, bound):
-        from .arrow.evaluator import arrow_strings_only
+    def __init__(self, bound, piece=None):
+        self.bound, self.piece = bound, piece
+        self.node = bound.core if piece is None else piece.node
+        self.refs = bound.refs if piece is None else piece.refs
+        self._arrow_ok = self.node is not None and arrow_strings_only(self.node)
 
-        self.bound = bound
-        self._arrow_ok = bound.root is not None and arrow_strings_only(bound.root)
+    def __reduce__(self):
+        return (_Compiled, (self.bound, self.piece))
 
     @property
     def root(self):
-        return self.bound.root
+        return self.node
 
     def evaluate(self, columns: dict, n: int) -> pa.BooleanArray:
-        """`vectorized.evaluate_batch` of the selector (three-valued), skipping its per-call checks."""
-        from .arrow.evaluator import VectorizedEvaluator, broadcast, evaluate_batch
-
-        sel = self.bound.selector
-        if not self._arrow_ok:  # empty selector, or strings Arrow cannot hold: evaluate_batch decides
-            return evaluate_batch(sel, columns, n)
-        return broadcast(VectorizedEvaluator(columns, n).truth(self.bound.core), n)
+        """The three-valued value of the selector (or piece) on ``n`` rows of ``columns``."""
+        if self.node is None:
+            return pa.repeat(pa.scalar(True), n)
+        if not self._arrow_ok:  # strings Arrow cannot hold: the reference interpreter, row by row
+            return evaluate_rows(self.node, self.bound.dialect, columns, n)
+        return broadcast(VectorizedEvaluator(columns, n).truth(self.node), n)
 
 
 @functools.lru_cache(maxsize=512)
@@ -104,7 +109,7 @@ def _as_array(x) -> pa.Array:
 
 def _evaluate(compiled: _Compiled, messages: pa.Array, cache: dict) -> pa.BooleanArray:
     """Three-valued result of a compiled selector on every row of ``messages``."""
-    return compiled.evaluate(extract_columns(compiled.bound, messages, cache), len(messages))
+    return compiled.evaluate(extract_columns(compiled.refs, messages, cache), len(messages))
 
 
 def match_batch(selectors: pa.Array, messages: pa.Array, dialect: Dialect = JMS, *,
@@ -173,7 +178,7 @@ def _segment(compiled, ordered: pa.Array, cache: dict, start: int, count: int) -
         return pa.nulls(count, pa.bool_())
     if compiled.root is None:  # empty selector
         return pa.array(np.ones(count, dtype=bool))
-    columns = extract_columns(compiled.bound, ordered, cache)
+    columns = extract_columns(compiled.refs, ordered, cache)
     if count != len(ordered):
         columns = slice_rows(columns, start, count)
     return compiled.evaluate(columns, count)
@@ -265,16 +270,15 @@ def _message(arrays, columns) -> pa.StructArray:
     return pa.StructArray.from_arrays(arrays, names=list(columns) or ["_"])
 
 
-def selector_udf(selector: Selector, schema, binding: "Binding | None" = None):
-    """A three-valued Arrow UDF for one (sub-)selector bound to ``schema``: ``(udf, columns)``.
-
-    Call ``udf(*source_args(columns))``: TRUE / FALSE / NULL (UNKNOWN) per row, so it composes
-    with Spark's own Kleene AND / OR / NOT. Only the columns the selector reads cross to Python.
-    """
+def piece_udf(piece):
+    """A three-valued Arrow UDF for one piece of a compiled selector (`compiler.Piece`):
+    ``(udf, columns)``. Call ``udf(*source_args(columns))``: TRUE / FALSE / NULL (UNKNOWN) per
+    row, so it composes with Spark's own Kleene AND / OR / NOT. Only the columns the piece reads
+    cross to Python."""
     from pyspark.sql.functions import arrow_udf
 
-    compiled = _Compiled(bind(selector, schema, binding or Binding()))
-    columns = list(compiled.bound.source_columns())
+    compiled = _Compiled(piece.bound, piece)
+    columns = list(piece.source_columns())
 
     @arrow_udf("boolean")
     def jms_fallback(*arrays: pa.Array) -> pa.Array:
@@ -283,27 +287,25 @@ def selector_udf(selector: Selector, schema, binding: "Binding | None" = None):
     return jms_fallback, columns
 
 
-def routing_udf(named_selectors, dialect: Dialect, schema, binding: "Binding | None" = None, *,
-                gates: "Sequence | None" = None):
-    """One Arrow UDF evaluating several (valid) selectors over the same rows: ``(udf, columns)``.
+def routing_udf(named_pieces, *, gates: "Sequence | None" = None):
+    """One Arrow UDF evaluating several pieces of compiled selectors over the same rows:
+    ``(udf, columns)``.
 
-    ``named_selectors``: ``[(name, selector text or Selector)]``. Call
-    ``udf(*source_args(columns))``; per row it returns the names of the selectors that are TRUE,
-    in the given order. Only the columns the selectors read cross to Python, once.
+    ``named_pieces``: ``[(name, compiler.Piece)]``. Call ``udf(*source_args(columns))``; per row it
+    returns the names of the pieces that are TRUE, in the given order. Only the columns the pieces
+    read cross to Python, once.
 
-    ``gates``: per selector, the position of its gate among ``g`` leading boolean arguments, or
-    None (no gate); call ``udf(gate_0, …, gate_g-1, *args)``. A selector is evaluated only on
-    the rows where its gate is TRUE (elsewhere it cannot match: the caller knows, e.g. the native
-    conjuncts route split off, `hybrid.split_conjuncts`) and gets no name on the others. The
-    rows no selector needs are dropped before any column is read (the caller may send them as
-    NULLs); each selector reads its own gated rows of the columns extracted once for the batch.
+    ``gates``: per piece, the position of its gate among ``g`` leading boolean arguments, or
+    None (no gate); call ``udf(gate_0, …, gate_g-1, *args)``. A piece is evaluated only on the
+    rows where its gate is TRUE (elsewhere it cannot match: the caller knows, e.g. the native
+    conjuncts route split off, `compiler.Compiled.conjuncts`) and gets no name on the others. The
+    rows no piece needs are dropped before any column is read (the caller may send them as
+    NULLs); each piece reads its own gated rows of the columns extracted once for the batch.
     """
     from pyspark.sql.functions import arrow_udf
 
-    b = binding or Binding()
-    bounds = [(name, _Compiled(bind(sel if isinstance(sel, Selector) else parse(sel, dialect=dialect), schema, b)))
-              for name, sel in named_selectors]
-    columns = list(dict.fromkeys(c for _, compiled in bounds for c in compiled.bound.source_columns()))
+    bounds = [(name, _Compiled(piece.bound, piece)) for name, piece in named_pieces]
+    columns = list(dict.fromkeys(c for _, piece in named_pieces for c in piece.source_columns()))
     names = pa.array([name for name, _ in bounds], pa.string())
     gate_of = list(gates) if gates is not None else [None] * len(bounds)
     if len(gate_of) != len(bounds):
@@ -333,7 +335,7 @@ def routing_udf(named_selectors, dialect: Dialect, schema, binding: "Binding | N
             if compiled.root is None:
                 hits[k, slice(None) if idx is None else idx] = True
                 continue
-            cols = extract_columns(compiled.bound, message, cache)
+            cols = extract_columns(compiled.refs, message, cache)
             if idx is not None:
                 cols = take_rows(cols, pa.array(idx, pa.int64()))
             got = compiled.evaluate(cols, m if idx is None else len(idx))

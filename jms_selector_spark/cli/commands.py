@@ -187,19 +187,27 @@ def render_tree(root: "n.Node | None", dialect: Dialect = JMS, *, ascii_only: bo
 
 @dataclass
 class _Explanation:
-    """What the explain sections read: the parsed selector, the schema, and the output style."""
+    """What the explain sections read: the parsed selector, compiled once for the schema (given,
+    or assumed from use), and the output style."""
 
     selector: Selector
     schema: "dict | None"
     ascii_only: bool = False
-    #: Filled by the SQL section: the fragment (None when it has no Spark SQL form) and the
-    #: schema selector_to_sql assumed when none was given.
-    sql: "str | None" = None
-    notes: list = field(default_factory=list)
     #: ``headers=`` / ``properties=`` for binding (as for jms_filter).
     binding: dict = field(default_factory=dict)
     #: Filled by the lint section.
     lint: list = field(default_factory=list)
+
+    @property
+    def compiled(self):
+        """The selector compiled once (`compiler.compile_selector`), for every section."""
+        known = self.__dict__.get("_compiled")
+        if known is None:
+            from ..compiler import compile_selector
+
+            known = self.__dict__["_compiled"] = compile_selector(
+                self.selector, self.schema, collisions="caller", **self.binding)
+        return known
 
 
 def _section_selector(ex: _Explanation) -> list[str]:
@@ -217,35 +225,19 @@ def _section_tree(ex: _Explanation) -> list[str]:
 
 
 def _section_sql(ex: _Explanation) -> list[str]:
-    """The fragment `selector_to_sql` produces, or why there is none: the planner's decision for
-    the whole selector (`hybrid.decide`, as `route` takes it); no pyspark."""
-    from ..backends.sql.generator import infer_flat_schema
-    from ..binder import Binding, bind, check_options, warn_unknown_properties
-    from ..spark.hybrid import decide
-
-    b = Binding.of(**ex.binding)
-    if ex.schema is not None:
-        check_options(ex.schema, b)
-        schema = ex.schema
-    else:
-        schema = infer_flat_schema(ex.selector) if ex.selector.root is not None else {}
-    bound = bind(ex.selector, schema, b)
-    warn_unknown_properties(bound)
-    plan = decide(bound)
-    ex.sql = plan.sql
-    if plan.reason is not None:
-        ex.notes.append(plan.reason)
+    """The fragment `selector_to_sql` produces, or why there is none: the selector as one piece
+    (`Compiled.whole`, as `route` takes it); no pyspark."""
+    compiled = ex.compiled
+    whole = compiled.whole
     if ex.schema is not None:
         lines = ["schema (--schema): " + schema_text(ex.schema)]
     elif ex.selector.root is not None:
-        lines = ["schema (assumed, no --schema given): " + ", ".join(f"{k}: {v}" for k, v in schema.items())]
+        lines = ["schema (assumed, no --schema given): "
+                 + ", ".join(f"{k}: {v}" for k, v in compiled.assumed_schema.items())]
     else:
         lines = ["schema (no --schema given): no column is read"]
     lines.append("spark sql:")
-    if ex.sql is not None:
-        lines.append("  " + ex.sql)
-    else:
-        lines.append(f"  (none: {plan.reason.message})")
+    lines.append("  " + whole.sql if whole.is_native else f"  (none: {whole.reason.message})")
     return lines
 
 
@@ -253,18 +245,10 @@ def _section_plan(ex: _Explanation) -> list[str]:
     """How `jms_filter` runs it: one WHERE fragment, or native pieces plus fallback UDF pieces."""
     if ex.selector.root is None:
         return []
-    if ex.sql is not None:
+    if ex.compiled.whole.is_native:
         return ["plan (jms_filter): fully native, one WHERE fragment, no Python"]
-    from ..spark.api import explain_filter
-    from ..backends.sql.generator import infer_flat_schema
-
-    schema = ex.schema if ex.schema is not None else infer_flat_schema(ex.selector)
-    try:
-        described = explain_filter(ex.selector, schema, **ex.binding)
-    except SelectorError as e:
-        return [f"plan (jms_filter): none ({e.message})"]
     return ["plan (jms_filter): native where it maps, the vectorized Arrow UDF for the rest"] + [
-        "  " + line for line in described.splitlines()]
+        "  " + line for line in ex.compiled.explain().splitlines()]
 
 
 def _section_lint(ex: _Explanation) -> list[str]:
@@ -273,7 +257,7 @@ def _section_lint(ex: _Explanation) -> list[str]:
 
     if ex.selector.root is None:
         return []
-    ex.lint = lint(ex.selector, schema=ex.schema, **ex.binding)
+    ex.lint = lint(ex.compiled)
     if not ex.lint:
         return ["lint: no warnings" + ("" if ex.schema is not None else " (give --schema for the table checks)")]
     return [f"lint: {len(ex.lint)} warning{'s' if len(ex.lint) > 1 else ''}"] + [
@@ -340,7 +324,7 @@ def _cmd_explain(args) -> int:
 
 def _cmd_route_plan(args) -> int:
     """The routing plan of several subscriptions (`route_plan.explain_routing`): no Spark needed."""
-    from ..backends.sql.generator import infer_flat_schema
+    from ..compiler import infer_flat_schema
     from ..spark.route_plan import explain_routing
 
     subs = []

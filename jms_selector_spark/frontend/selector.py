@@ -6,7 +6,6 @@ import re
 from dataclasses import dataclass, field
 
 from ..language.dialects import DIALECTS, ZERO_ID, Dialect
-from ..language.types import JmsType
 from ..language import nodes as n
 from .checker import check
 from ..language.errors import SelectorSyntaxError
@@ -34,12 +33,17 @@ class Selector:
     ignored : Span or None
         Trailing text the dialect's parser stops before and ignores (WSO2: ``a = 1 garbage``);
         None when the whole text is the selector.
+    option_form : str or None
+        ``"zero"`` when the whole text is ``JMSMessageID='ID:'`` + 48 zeros (or JMSCorrelationID,
+        Java blanks around ``=``), ``"id"`` for any other 48 hex digits there: the form IBM MQ
+        reads as a match option (`semantics.rewrites.match_option`); None otherwise.
     """
 
     text: str
     root: "n.Node | None"
     dialect: Dialect
     ignored: "Span | None" = field(default=None, compare=False)
+    option_form: "str | None" = field(default=None, compare=False)
 
     @property
     def identifiers(self) -> tuple:
@@ -91,16 +95,16 @@ def _parse_cached(text: str, dialect: Dialect, max_length: int = MAX_LENGTH) -> 
         if hinted is None:
             raise
         raise hinted from None
+    option_form = None
     if root is not None:
         ensure_recursion_room(depth)
         check(root, dialect, text)
-        if dialect.zero_id_wildcard:
-            root = _match_option_form(root, text)
+        option_form = _option_form(text)
     if dialect.string_conversion_prefix and text.startswith(CONVERT_PREFIX):
         # ActiveMQ's `convert_string_expressions:` prefix: the same tree, compared with string
         # conversion (Dialect.convert_string_expressions).
         dialect = dialect.derive(convert_string_expressions=True)
-    return Selector(text, root, dialect, ignored)
+    return Selector(text, root, dialect, ignored, option_form)
 
 
 #: The whole selector ``JMSMessageID='ID:'+48 zeros`` (or JMSCorrelationID), Java blanks around ``=``.
@@ -111,22 +115,14 @@ ID_FORM = re.compile(r"[ \t\f\r\n]*(?:JMSMessageID|JMSCorrelationID)[ \t\f\r\n]*
                      r"[ \t\f\r\n]*")
 
 
-def _match_option_form(root: n.Node, text: str) -> n.Node:
-    """IBM MQ's reading of a selector that is exactly ``JMSMessageID='ID:<48 hex>'`` (or
-    JMSCorrelationID; DIALECTS.md §1): the client gets the message by its 24 id bytes.
-
-    All zeros (MQMI_NONE / MQCI_NONE) return any message: TRUE for every message (the text keeps
-    the user's form). Other ids compare as bytes, so lower-case hex selects the message whose id
-    the archive holds as IBM writes it, ``ID:`` + upper-case hex (inferred). Any other form is
-    plain string equality.
-    """
+def _option_form(text: str) -> "str | None":
+    """``"zero"`` / ``"id"`` / None: whether ``text`` is exactly IBM MQ's match-option form (see
+    `Selector.option_form`)."""
+    if "ID:" not in text:
+        return None
     if ZERO_ID_FORM.fullmatch(text):
-        return n.Literal(True, JmsType.BOOLEAN, span=root.span)
-    if ID_FORM.fullmatch(text) and root.right.value != root.right.value.upper():
-        lit = root.right
-        return n.Comparison(root.op, root.left, n.Literal("ID:" + lit.value[3:].upper(), lit.type, span=lit.span),
-                            span=root.span)
-    return root
+        return "zero"
+    return "id" if ID_FORM.fullmatch(text) else None
 
 
 def _function_hint(err: SelectorSyntaxError, text: str, dialect: Dialect) -> "SelectorSyntaxError | None":

@@ -79,6 +79,10 @@ class Schema:
     def __reduce__(self):  # pickled as its fields (the view above does not pickle)
         return (Schema, (self.fields,))
 
+    def names(self) -> tuple:
+        """The column names, in order (a name may repeat: a DataFrame after a join)."""
+        return tuple(f.name for f in self.fields)
+
     def field_types(self) -> Mapping:
         """``{column: DataType}`` (the last of equal names wins, as a dict of them would); a
         read-only view, made once per `Schema`."""

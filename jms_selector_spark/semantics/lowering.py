@@ -28,7 +28,7 @@ from ..language.nodes import ArithOp, CompareOp
 from . import core as c
 from .decisions import (Between, CompareRule, Comparator, Computation, HeaderRule, Logic, NullEquality,
                         NumericOrder, Order)
-from . import scalar
+from . import rewrites, scalar
 from ..language.dialects import Dialect
 from .functions import call_function
 from .like import like_segments
@@ -36,7 +36,7 @@ from ..language import nodes as n
 from ..language.types import JmsType, promote
 from .values import TypedValue
 
-__all__ = ["lower", "Rules", "rules_for"]
+__all__ = ["lower", "lower_selector", "Rules", "rules_for"]
 
 
 _NO_HEADER_RULE = HeaderRule(False, None)
@@ -105,6 +105,11 @@ class Rules:
         return _comparator(self, op)
 
     # -- logic ------------------------------------------------------------------------------------
+    @property
+    def match_option(self) -> bool:
+        """Whether a selector of IBM MQ's match-option form is read as one (`rewrites.match_option`)."""
+        return self._d.zero_id_wildcard
+
     @property
     def and_or(self) -> Logic:
         """What AND and OR are (`Logic`)."""
@@ -257,6 +262,22 @@ def lower(root: "n.Node | None", rules: Rules, types=None, constants=None) -> "n
     if root is None:
         return None
     return _Lowering(rules, types, constants).lower(root)
+
+
+def lower_selector(selector, rules: Rules, types=None, constants=None) -> "n.Node | None":
+    """`lower` of a `Selector`'s tree with the dialect's named rewrites (`rewrites`): IBM MQ's
+    match-option form first (`rewrites.match_option`, when ``Dialect.zero_id_wildcard``), then the
+    lowered tree's boolean skeleton simplified (`rewrites.simplify`). Every evaluation of a
+    selector — the reference interpreter, the vectorized and the SQL back ends — reads this tree."""
+    root = selector.root
+    if root is None:
+        return None
+    if selector.option_form is not None and rules.match_option:
+        matched = rewrites.match_option(root, selector.option_form)
+        if matched is not root and types is not None:
+            types.derive(matched, root)
+        root = matched
+    return rewrites.simplify(_Lowering(rules, types, constants).lower(root), types)
 
 
 _LITERAL = n.Literal

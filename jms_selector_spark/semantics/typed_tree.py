@@ -75,6 +75,11 @@ class TypedTree:
         an identifier, known without computing the tree."""
         return self._columns
 
+    def source_node(self, node: n.Node) -> n.Node:
+        """The node of the selector's own tree a core node was made from (``node`` itself when it
+        is one): what explain prints for a piece of the core tree."""
+        return self._node(node)
+
     def derive(self, new: n.Node, old: n.Node) -> None:
         """Record that ``new`` (a core node `lowering.lower` made of ``old``) has ``old``'s type."""
         aliases = self._aliases

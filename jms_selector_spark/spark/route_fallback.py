@@ -20,19 +20,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..binder import Binding
-from ..frontend.selector import Selector
-from ..parsing import parse
 
 __all__ = ["FallbackSplit", "split_fallback", "fallback_matches", "format_fallback"]
 
 
 @dataclass(frozen=True)
 class FallbackSplit:
-    """One fallback subscription as route runs it: the UDF evaluates ``residual`` where ``gate``
-    (the AND of the native conjuncts' SQL; empty: every message) is TRUE."""
+    """One fallback subscription as route runs it: the UDF evaluates ``residual`` (a
+    `compiler.Piece`) where ``gate`` (the AND of the native conjuncts' SQL; empty: every message)
+    is TRUE."""
 
     name: str
-    residual: Selector
+    residual: object
+    residual_text: str
     gate: tuple = ()  # native SQL of each gate conjunct
     gate_text: tuple = ()  # ... and its selector text (explain)
 
@@ -49,18 +49,23 @@ def split_fallback(fallback, schema, dialect, binding: "Binding | None" = None) 
     binding = binding or Binding()
     out = []
     for s in fallback:
-        selector = parse(s.selector or "", dialect=dialect)
-        gate, residual = split_conjuncts(selector, schema, binding)
-        out.append(FallbackSplit(s.name, residual if residual is not None else selector,
-                                 tuple(p.sql for p in gate), tuple(_text(p.node, dialect) for p in gate)))
+        compiled, gate, residual = split_conjuncts(s.selector or "", dialect, schema, binding)
+        texts = tuple(_text(compiled, p.node) for p in gate)
+        out.append(FallbackSplit(s.name, residual, compiled.piece_text(_piece_plan(residual)) if gate else compiled.text,
+                                 tuple(p.sql for p in gate), texts))
     return out
 
 
-def _text(node, dialect) -> str:
-    from ..language import nodes as n
-    from ..frontend.printer import to_text
+def _piece_plan(piece):
+    from ..compiler import Plan
 
-    text = to_text(node, dialect)
+    return Plan("fallback", piece.node, piece=piece)
+
+
+def _text(compiled, node) -> str:
+    from ..language import nodes as n
+
+    text = compiled.source_text(node)
     return f"({text})" if isinstance(node, n.Or) else text
 
 
@@ -74,8 +79,7 @@ def fallback_matches(splits, schema, dialect, binding: "Binding | None" = None):
 
     gates = list(dict.fromkeys(s.gate_sql for s in splits if s.gate_sql))
     position = {sql: i for i, sql in enumerate(gates)}
-    udf, cols = routing_udf([(s.name, s.residual) for s in splits], dialect, schema, binding,
-                            gates=[position.get(s.gate_sql) for s in splits])
+    udf, cols = routing_udf([(s.name, s.residual) for s in splits], gates=[position.get(s.gate_sql) for s in splits])
     gate_cols = [F.coalesce(F.expr(sql), F.lit(False)) for sql in gates]
     args = source_args(cols)
     if gates and all(s.gate_sql for s in splits):  # one scan: a row no gate passes crosses as NULLs
@@ -94,5 +98,5 @@ def format_fallback(splits) -> list:
              "its gate is TRUE" + ("" if gated == len(splits) else "; ungated ones on every message")]
     for s in splits:
         where = (f"where its native gate {' AND '.join(s.gate_text)} is TRUE" if s.gate else "on every message")
-        lines.append(f"  fallback {s.name}: no native form for {s.residual.text} (the UDF evaluates it {where})")
+        lines.append(f"  fallback {s.name}: no native form for {s.residual_text} (the UDF evaluates it {where})")
     return lines

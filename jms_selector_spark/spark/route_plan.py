@@ -377,7 +377,14 @@ def matching_names(native, fallback, schema, *, dialect, binding: "dict | None" 
     sql = plan_sql(plan)
     matches = F.expr(sql) if sql is not None else F.array().cast("array<string>")
     if fallback:
-        udf, cols = routing_udf([(s.name, s.selector) for s in fallback], dialect, schema, b)
+        from ..language.schema import to_schema
+        from .hybrid import compiled_selector
+
+        pieces = []
+        for s in fallback:
+            compiled = compiled_selector(s.selector or "", dialect, to_schema(schema), b)
+            pieces.append((s.name, compiled.piece(compiled.core)))
+        udf, cols = routing_udf(pieces)
         matches = F.concat(matches, udf(*source_args(cols)))  # only the columns they read
     return F.sort_array(matches)
 

@@ -96,55 +96,29 @@ __all__ = ["Subscription", "RoutingRules", "ROUTING_RULES", "OUTCOMES", "routing
 log = logging.getLogger(__name__)
 
 def _has_collisions(messages) -> bool:
-    from .api import _case_sensitive
+    from .collisions import has_collisions
 
-    sensitive = _case_sensitive(messages.sparkSession)
-    keys = [c if sensitive else c.lower() for c in messages.columns]
-    return len(set(keys)) < len(keys)
+    return has_collisions(messages)
 
 
 def _hide_collisions(messages, readers: list, binding: dict):
-    """``(messages', original column names, {(subscription, dialect name): error})``: the columns
-    that collide with another column (same name, or same but for case while
-    spark.sql.caseSensitive is false) and that no reader reads are renamed by position (`_restore`
-    renames them back), so that every selector's names resolve as JMS says. ``readers`` are
-    ``(subscription, dialect)`` pairs (`route`: one dialect; `migration_report`: both). A
-    subscription reading a name Spark still cannot resolve (a column the table has twice; a
-    case-only twin of a column another reader reads) is refused in that dialect with a
-    `SelectorBindingError` naming the columns and the fix; the others route."""
-    from .api import _case_sensitive, column_collisions
-    from ..binder import Binding, bind
-    from ..language.errors import SelectorBindingError
-    from ..parsing import parse
+    """`collisions.hide_for` of ``readers`` ``[(subscription, dialect)]``: refused keyed by
+    ``(subscription name, dialect name)``."""
+    from ..binder import Binding
+    from ..language.schema import to_schema
+    from .collisions import hide_for
+    from .hybrid import compiled_selector
 
-    columns, schema = messages.columns, messages.schema
-    sensitive = _case_sensitive(messages.sparkSession)
-    key = (lambda c: c) if sensitive else str.lower
-    b = Binding.of(**binding)
-    refused, chosen = {}, {}  # chosen: group key -> the one name of it the kept readers read
-    for s, dialect in readers:
-        bound = bind(parse(s.selector or "", dialect=dialect), schema, b)
-        try:
-            column_collisions(columns, bound, case_sensitive=sensitive)
-            read = [c for c in bound.source_columns() if columns.count(c) and sum(key(x) == key(c) for x in columns) > 1]
-            for c in read:
-                other = chosen.setdefault(key(c), c)
-                if other != c:
-                    raise SelectorBindingError(
-                        f"the selector reads column {c!r} and another subscription reads {other!r}: with"
-                        " spark.sql.caseSensitive=false Spark cannot tell them apart in one routing pass: set"
-                        " spark.sql.caseSensitive=true or rename one (withColumnRenamed)", bound.selector.text)
-        except SelectorBindingError as exc:
-            refused[(s.name, dialect.name)] = f"{type(exc).__name__}: {exc}"
-    used = set(chosen.values())
-    groups = {k for k in map(key, columns) if sum(key(x) == k for x in columns) > 1}
-    renamed = [f"__jms_hidden_{i}" if key(c) in groups and c not in used else c for i, c in enumerate(columns)]
-    return messages.toDF(*renamed), columns, refused
+    schema, b = to_schema(messages.schema), Binding.of(**binding)
+    compiled = [((s.name, d.name), compiled_selector(s.selector or "", d, schema, b)) for s, d in readers]
+    return hide_for(messages, [(k, c) for k, c in compiled if not isinstance(c, Exception)])
 
 
 def _restore(routed, original):
     """``routed`` with the message columns `_hide_collisions` renamed given their names back."""
-    return routed if original is None else routed.toDF(*original, *routed.columns[len(original):])
+    from .collisions import restore
+
+    return restore(routed, original)
 
 
 def _default_order(columns) -> list:

@@ -29,15 +29,16 @@ from __future__ import annotations
 import logging
 import re
 
+from ..backends.sql.limits import MAX_SQL_DEPTH, sql_depth
 from ..backends.sql.render import sql_identifier
-from ..binder import Binding, bind, check_options, warn_unknown_properties
+from ..binder import Binding
+from ..compiler import Plan, column_collisions, compile_selector
+from ..frontend.selector import Selector
 from ..language.dialects import Dialect, get_dialect
 from ..language.errors import SelectorError
-from .api import _unambiguous, hybrid_filter, refuse_ambiguous
-from .hybrid import Plan, describe, plan_filter, plan_sql, sub_selector
-from ..frontend.selector import Selector
 from ..parsing import as_selector
-from ..backends.sql.limits import MAX_SQL_DEPTH, simplify, sql_depth
+from . import collisions
+from .filtering import filter_column
 
 __all__ = ["register", "register_selector", "register_route", "selector_columns", "struct_ddl"]
 
@@ -207,58 +208,69 @@ def register_selector(spark, name: str, selector, source, *, dialect: "str | Dia
         raise ValueError(f"a SQL name of letters, digits and _ is needed, not {name!r}")
     if kind not in ("function", "view"):
         raise ValueError(f"kind must be 'function' or 'view', not {kind!r}")
-    sel = as_selector(selector, dialect)
+    selector = as_selector(selector, dialect)  # a conflicting dialect= fails before the table is read
     df = _schema_of(spark, source)
-    schema = df.schema
-    b = Binding.of(**binding)
-    check_options(schema, b)
-    bound = bind(sel, schema, b)  # binding errors first, for the whole selector
-    warn_unknown_properties(bound)
+    qualifier = () if kind == "view" else (_PARAM,)
+    compiled = compile_selector(selector, df.schema, qualifier=qualifier, collisions="caller", **binding)
     if kind == "view":
-        target, original = _unambiguous(df, bound)
-        column, plan = hybrid_filter(sel, target.schema, b)
-        out = target.where(column)
-        (out if original is None else out.toDF(*original)).createOrReplaceTempView(name)
-        fragment = plan.sql if plan.is_native else describe(plan, sel)
+        target, original = collisions.hide(df, compiled)
+        column, plan = filter_column(compiled)
+        collisions.restore(target.where(column), original).createOrReplaceTempView(name)
+        fragment = plan.sql if plan.is_native else compiled.describe(plan)
         log.info("temporary view %s: %s", name, fragment)
         return fragment
-    refuse_ambiguous(df.columns, bound, spark, how="register it as kind='view' (which resolves them)")
-    sel = simplify(sel)
-    plan = plan_filter(sel, schema, b, qualifier=(_PARAM,))
-    return _create_function(spark, name, sel, plan, schema, b)
+    if compiled.selector.root is not None:
+        column_collisions(df.columns, compiled.bound, case_sensitive=collisions.case_sensitive(spark), refuse=True,
+                          how="register it as kind='view' (which resolves them)")
+    return _create_function(spark, name, compiled, df.schema)
 
 
-def _create_function(spark, name: str, sel: Selector, plan, schema, binding: Binding) -> str:
-    """``CREATE TEMPORARY FUNCTION name(message STRUCT<row type>)`` for a `hybrid.Plan`; each
-    fallback piece becomes a temporary Arrow UDF ``__jms_<name>_<k>`` (its sub-selector compiled
-    once, in the closure) called on just the struct fields it reads."""
-    from ..backends.udf import selector_udf
+def _create_function(spark, name: str, compiled, row_type) -> str:
+    """``CREATE TEMPORARY FUNCTION name(message STRUCT<row type>)`` for ``compiled``'s plan; each
+    fallback piece becomes a temporary Arrow UDF ``__jms_<name>_<k>`` (the piece compiled once,
+    in the closure) called on just the struct fields it reads."""
+    from ..backends.udf import piece_udf
 
     udfs = []
 
     def fallback_sql(leaf) -> str:
-        udf, columns = selector_udf(sub_selector(sel, leaf.node), schema, binding)
+        udf, columns = piece_udf(leaf.piece)
         udf_name = f"__jms_{name}_{len(udfs)}"
         udfs.append((udf_name, udf))
         args = ", ".join(sql_identifier(_PARAM, c) for c in columns) or "CAST(NULL AS BOOLEAN)"
         return f"{sql_identifier(udf_name)}({args})"
 
+    plan = compiled.plan
     body = plan_sql(plan, fallback_sql)
     if sql_depth(body) > MAX_SQL_DEPTH:  # the skeleton of NOT/AND/OR alone is too deep to parse
         udfs.clear()
-        plan = Plan("fallback", sel.root)
+        plan = Plan("fallback", compiled.core, piece=compiled.piece(compiled.core))
         body = plan_sql(plan, fallback_sql)
     for udf_name, udf in udfs:
         spark.udf.register(udf_name, udf)
     statement = (f"CREATE OR REPLACE TEMPORARY FUNCTION {sql_identifier(name)}"
-                 f"({_PARAM} {struct_ddl(schema)}) RETURNS BOOLEAN RETURN {body}")
+                 f"({_PARAM} {struct_ddl(row_type)}) RETURNS BOOLEAN RETURN {body}")
     spark.sql(statement)
     if udfs:
         log.info("temporary function %s(struct(*)): %d piece(s) run in the vectorized UDF:\n%s",
-                 name, len(udfs), describe(plan, sel))
+                 name, len(udfs), compiled.describe(plan))
     else:
         log.info("temporary function %s(struct(*)): %s", name, body)
     return statement
+
+
+def plan_sql(plan, fallback_sql) -> str:
+    """The plan as one SQL boolean expression (NULL = UNKNOWN): native fragments as they are,
+    each fallback piece as ``fallback_sql(plan)`` (the caller's UDF call), joined by Spark's own
+    Kleene AND / OR / NOT."""
+    if plan.kind == "native":
+        return plan.sql
+    if plan.kind == "fallback":
+        return fallback_sql(plan)
+    if plan.kind == "not":
+        return f"(NOT ({plan_sql(plan.parts[0], fallback_sql)}))"
+    op = " AND " if plan.kind == "and" else " OR "
+    return "(" + op.join(f"({plan_sql(p, fallback_sql)})" for p in plan.parts) + ")"
 
 
 def selector_columns(selectors, schema, *, dialect: "str | Dialect | None" = None, **binding) -> list:
@@ -276,18 +288,18 @@ def selector_columns(selectors, schema, *, dialect: "str | Dialect | None" = Non
     >>> selector_columns(["color = 'blue'", "weight >", None, "JMSType = 'car' AND color <> 'red'"], schema)
     ['color', 'JMSType']
     """
-    b = Binding.of(**binding)
-    d = None if dialect is None else get_dialect(dialect)
+    def columns(sel) -> tuple:
+        return compile_selector(sel, schema, dialect=dialect, collisions="caller", warn=False,
+                                **binding).bound.source_columns()
+
     if isinstance(selectors, (str, Selector)):
-        sel = as_selector(selectors, d)
-        return list(bind(sel, schema, b).source_columns())
+        return list(columns(selectors))
     out: dict = {}
     for text in selectors:
         if text is None:
             continue
         try:
-            sel = as_selector(text, d)
-            out.update(dict.fromkeys(bind(sel, schema, b).source_columns()))
+            out.update(dict.fromkeys(columns(text)))
         except SelectorError as exc:
             log.debug("selector_columns: skipping invalid selector %r: %s", text, exc)
     return list(out)

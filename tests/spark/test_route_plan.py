@@ -11,7 +11,7 @@ import random
 
 import pytest
 
-from jms_selector_spark.backends.sql.generator import selector_to_sql
+from jms_selector_spark.compiler import selector_to_sql
 from jms_selector_spark.binder import Binding
 from jms_selector_spark.language.errors import SelectorError, UnsupportedSelectorError
 from jms_selector_spark.language.dialects import get_dialect

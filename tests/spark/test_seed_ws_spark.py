@@ -16,7 +16,7 @@ import pytest
 
 import jms_selector_spark as jss
 from jms_selector_spark import evaluate, parse
-from jms_selector_spark.backends.sql.generator import selector_to_sql
+from jms_selector_spark.compiler import selector_to_sql
 from jms_selector_spark.language.dialects import HEADER_TYPES
 from jms_selector_spark.language.types import JmsType
 

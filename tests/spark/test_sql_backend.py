@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 import jms_selector_spark as jss
-from jms_selector_spark.backends.sql.generator import selector_to_sql
+from jms_selector_spark.compiler import selector_to_sql
 from jms_selector_spark.backends.sql.render import sql_identifier
 from jms_selector_spark.language.errors import UnsupportedSelectorError
 from jms_selector_spark.language.dialects import DIALECTS

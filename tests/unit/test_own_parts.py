@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from jms_selector_spark.backends.sql.generator import selector_to_sql
+from jms_selector_spark.compiler import selector_to_sql
 from jms_selector_spark.backends.sql.render import sql_string
 from jms_selector_spark.language.dialects import get_dialect
 from jms_selector_spark.spark import route_merge

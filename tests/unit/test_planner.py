@@ -1,9 +1,9 @@
-"""One planner, inputs normalised once (issue #12).
+"""One planner, inputs normalised once.
 
-- `hybrid` alone decides what runs natively and what in the vectorized fallback: `jms_filter` /
-  `explain_filter` split per sub-expression, `route` / `explain_routing` / `migration_report`
-  per whole subscription, and both reach the same `hybrid.decide`, so the explains of a filter
-  and of a route name the same non-native piece.
+- `compiler.Compiled` alone decides what runs natively and what in the vectorized fallback:
+  `jms_filter` / `explain_filter` read its split plan, `route` / `explain_routing` /
+  `migration_report` its whole-selector reading, both from one rendering pass, so the explains of
+  a filter and of a route name the same non-native piece.
 - A `Selector` keeps its dialect: a ``dialect=`` that differs raises ``ValueError`` at every
   entry point that takes a selector (before #12 the argument was silently ignored).
 - `binder.to_schema` reads every schema form the entry points accept into one frozen shape, and
@@ -20,7 +20,8 @@ from jms_selector_spark.analysis.dialect_compare import TypedMessage
 from jms_selector_spark.binder import Binding, bind, to_schema
 from jms_selector_spark.language.schema import DataType, Field, Schema
 from jms_selector_spark.language.types import JmsType
-from jms_selector_spark.spark.hybrid import plan_filter, plan_subscriptions
+from jms_selector_spark.compiler import compile_selector
+from jms_selector_spark.spark.hybrid import plan_subscriptions
 from jms_selector_spark.spark.route_plan import explain_routing
 from jms_selector_spark.spark.sql_functions import register_selector, selector_columns
 from jms_selector_spark.spark.subscriptions import normalize_subscriptions
@@ -68,13 +69,12 @@ def test_route_decides_per_subscription_what_the_filter_planner_decides(dialect)
     assert native and (fallback or dialect == "jms") and errors  # each outcome is reached
     assert len(native) + len(fallback) + len(errors) == len(subs)
     for s, sql in native:
-        plan = plan_filter(jss.parse(s.selector, dialect=d), SCHEMA)
+        plan = compile_selector(s.selector, SCHEMA, dialect=d).plan
         assert plan.is_native and plan.sql == sql == jss.selector_to_sql(s.selector, SCHEMA, dialect=d)
     for s in fallback:
-        plan = plan_filter(jss.parse(s.selector, dialect=d), SCHEMA)
-        assert not plan.is_native and any(leaf.kind == "fallback" for leaf in plan.leaves())
-        whole = plan_filter(jss.parse(s.selector, dialect=d), SCHEMA, split=False)
-        assert whole.kind == "fallback" and isinstance(whole.reason, jss.UnsupportedSelectorError)
+        compiled = compile_selector(s.selector, SCHEMA, dialect=d)
+        assert not compiled.plan.is_native and any(leaf.kind == "fallback" for leaf in compiled.plan.leaves())
+        assert compiled.whole.kind == "fallback" and isinstance(compiled.whole.reason, jss.UnsupportedSelectorError)
         with pytest.raises(jss.UnsupportedSelectorError):
             jss.selector_to_sql(s.selector, SCHEMA, dialect=d)
     for s, err in errors:
@@ -185,12 +185,13 @@ def test_a_spark_schema_changed_in_place_is_read_again():
 
 @pytest.mark.parametrize("dialect", ["activemq", "wso2"])  # wso2: AND is LEFT_FIRST, TRUE exactly when Kleene's is
 def test_route_splits_a_fallback_selector_at_its_top_level_and(dialect):
-    from jms_selector_spark.parsing import parse
-    from jms_selector_spark.spark.hybrid import split_conjuncts
+    from jms_selector_spark.compiler import Plan
 
     def split(text):
-        gate, residual = split_conjuncts(parse(text, dialect=dialect), SCHEMA, Binding())
-        return [p.sql is not None and p.is_native for p in gate], residual.text if residual is not None else None
+        compiled = compile_selector(text, SCHEMA, dialect=dialect)
+        gate, residual = compiled.conjuncts()
+        return ([p.sql is not None and p.is_native for p in gate],
+                None if residual is None else compiled.piece_text(Plan("fallback", residual.node, piece=residual)))
 
     assert split("JMSType = 'car' AND s + ratio = 'x1.0' AND (weight > 5 AND ratio < 2)") == (
         [True, True, True], "s + ratio = 'x1.0'")  # nested AND flattened: three native conjuncts
@@ -198,29 +199,4 @@ def test_route_splits_a_fallback_selector_at_its_top_level_and(dialect):
         [], "s + ratio = 'x1.0' AND (weight > 5 OR s + ratio = 'y')")  # nothing native at the top: no gate
     assert split("NOT (JMSType = 'car' AND s + ratio = 'x1.0')") == ([], "NOT (JMSType = 'car' AND s + ratio = 'x1.0')")
     assert split("s + ratio = 'x' AND weight > 1 AND s + ratio = 'y'") == ([True], "s + ratio = 'x' AND s + ratio = 'y'")
-    assert split_conjuncts(parse("", dialect=dialect), SCHEMA) == ([], None)
-
-
-def test_routing_plans_each_distinct_selector_once():
-    from jms_selector_spark.spark.hybrid import bound_selector, planned_selector
-    from jms_selector_spark.spark.route_plan import access_candidates
-
-    d = jss.ACTIVEMQ
-    text = "JMSType = 'route-once' AND weight > 41"
-    subs = normalize_subscriptions({"a": text, "b": text, "c": text, "bad": "JMSType = 'route-once' AND"})
-    before = planned_selector.cache_info()
-    native, fallback, errors = plan_subscriptions(subs, SCHEMA, d, Binding())
-    after = planned_selector.cache_info()
-    assert [s.name for s, _ in native] == ["a", "b", "c"] and [s.name for s, _ in errors] == ["bad"]
-    assert after.misses - before.misses == 2 and after.hits - before.hits == 2  # one parse + bind + translate per text
-    # the access predicates reuse that bound selector (no new planning), and are the same every time
-    assert [(p.name, p.values) for p in access_candidates(text, SCHEMA, d, Binding())] == [("JMSType", ("route-once",))]
-    assert planned_selector.cache_info().misses == after.misses
-    bound_after = bound_selector.cache_info()
-    access_candidates("JMSType = 'route-once' AND weight > 42", SCHEMA, d, Binding())  # bound, not translated
-    assert planned_selector.cache_info().misses == after.misses and bound_selector.cache_info().misses == bound_after.misses + 1
-    assert access_candidates(text, SCHEMA, d, Binding()) == access_candidates(text, SCHEMA, d, Binding())
-    with pytest.raises(jss.SelectorError):  # an invalid selector still raises, every time
-        access_candidates("JMSType = 'route-once' AND", SCHEMA, d, Binding())
-    with pytest.raises(jss.SelectorError):
-        access_candidates("JMSType = 'route-once' AND", SCHEMA, d, Binding())
+    assert compile_selector("", SCHEMA, dialect=dialect).conjuncts() == ([], None)

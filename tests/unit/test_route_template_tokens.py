@@ -1,7 +1,7 @@
 """`route_templates.template`: which literals of a fragment become typed parameters (no Spark)."""
 from __future__ import annotations
 
-from jms_selector_spark.backends.sql.generator import selector_to_sql
+from jms_selector_spark.compiler import selector_to_sql
 from jms_selector_spark.spark.route_templates import template
 
 SCHEMA = {"JMSType": "STRING", "weight": "LONG", "price": "DOUBLE", "qty": "INT", "code": "STRING"}
@@ -56,7 +56,7 @@ def test_conjunct_spans_split_only_a_top_level_and_chain():
 
 
 def _plan(selectors, schema):
-    from jms_selector_spark.backends.sql.generator import selector_to_sql
+    from jms_selector_spark.compiler import selector_to_sql
     from jms_selector_spark.binder import Binding
     from jms_selector_spark.language.dialects import get_dialect
     from jms_selector_spark.spark.route_templates import plan_templates

@@ -154,7 +154,7 @@ def _table(case: dict, layout: str, header_columns: str) -> "pa.StructArray | No
 
 def _vectorized(selector, table):
     bound = bind(selector, to_schema(table.type), Binding.of(unknown_properties="null"))
-    return evaluate_batch(selector, extract_columns(bound, table), len(table)).to_pylist()
+    return evaluate_batch(selector, extract_columns(bound.refs, table), len(table)).to_pylist()
 
 
 @pytest.mark.parametrize("dialect", MINE)

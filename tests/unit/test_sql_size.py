@@ -8,8 +8,8 @@ import pytest
 
 from jms_selector_spark.language.dialects import get_dialect
 
-from jms_selector_spark.backends.sql import generator as spark_sql
-from jms_selector_spark.backends.sql.generator import selector_to_sql
+from jms_selector_spark import compiler
+from jms_selector_spark.compiler import selector_to_sql
 
 
 TYPES = ["int", "long", "float", "double"]
@@ -53,7 +53,7 @@ def _shapes(dialect):
 @pytest.mark.parametrize("dialect", ["jms", "activemq", "wso2"])
 def test_fragment_size_is_linear(dialect, monkeypatch):
     # measured past the nesting limit that `selector_to_sql` enforces (see test_limits)
-    monkeypatch.setattr(spark_sql, "check_sql_depth", lambda sql, *a, **k: sql)
+    monkeypatch.setattr(compiler, "check_sql_depth", lambda sql, *a, **k: sql)
     bad = []
     for name, schema, make in _shapes(dialect):
         sizes = []

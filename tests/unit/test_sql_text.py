@@ -15,7 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import jms_selector_spark as jss
-from jms_selector_spark.backends.sql.generator import SparkSqlGenerator, selector_to_sql
+from jms_selector_spark.backends.sql.generator import SparkSqlGenerator
+from jms_selector_spark.compiler import selector_to_sql
 from jms_selector_spark.backends.sql.render import like_to_sql
 from jms_selector_spark.language import nodes as n
 from jms_selector_spark.semantics.like import compile_like, like_segments

@@ -124,8 +124,9 @@ def _extract_one(ref, message: pa.Array):
     return _variant_values(_child(message, ref.path[0]), ref.path[1])  # "variant"
 
 
-def extract_columns(bound, message: pa.Array, cache: "dict | None" = None) -> dict:
-    """The JMS columns ``bound`` reads, taken from a struct array of message rows.
+def extract_columns(refs, message: pa.Array, cache: "dict | None" = None) -> dict:
+    """The JMS columns of ``refs`` (``{name: ColumnRef}``, what a bound selector or a piece of
+    it reads), taken from a struct array of message rows.
 
     ``cache`` (a dict, one per batch) shares the work between selectors evaluated over the same
     batch: a column several selectors read is extracted and converted once.
@@ -133,7 +134,7 @@ def extract_columns(bound, message: pa.Array, cache: "dict | None" = None) -> di
     if isinstance(message, pa.ChunkedArray):
         message = message.combine_chunks()
     out = {}
-    for name, ref in bound.refs.items():
+    for name, ref in refs.items():
         if ref.access == "missing" and ref.default is None:
             continue
         if cache is None:

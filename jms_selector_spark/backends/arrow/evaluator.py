@@ -84,7 +84,7 @@ from ...language.visitor import NodeVisitor
 from ...interpreter import ReferenceInterpreter
 from ...semantics import core as c
 from ...semantics.functions import LIST
-from ...semantics.lowering import lower, rules_for
+from ...semantics.lowering import lower_selector, rules_for
 from ...semantics.typed_tree import type_tree
 from ...language.types import JmsType
 from ...semantics.values import TypedValue
@@ -93,7 +93,7 @@ from .columns import ARROW_TYPES, column_types, column_union, plain_array, typed
 from .compare import compare_converted, compare_pair, converted_strings, like_kernel
 from .values import (bool_union, cast_part, coalesce_part, const_union, is_const_union, left_first_and, left_first_or, lift, lift_part, mask_and, mask_or, merge_part, kleene_not, one_row, part_valid, truth_union, union_valid, where_part)
 
-__all__ = ["evaluate_batch", "VectorizedEvaluator"]
+__all__ = ["evaluate_batch", "evaluate_rows", "VectorizedEvaluator", "broadcast", "arrow_strings_only"]
 
 
 _T = JmsType
@@ -423,14 +423,15 @@ def arrow_strings_only(root: n.Node) -> bool:
     return True
 
 
-def _evaluate_rows(selector: Selector, columns: Mapping, n_rows: int) -> pa.BooleanArray:
-    """The reference interpreter row by row, for the selectors Arrow cannot hold the strings of.
+def evaluate_rows(node, dialect, columns: Mapping, n_rows: int) -> pa.BooleanArray:
+    """The reference interpreter row by row over a core node, for the selectors Arrow cannot hold
+    the strings of.
 
     Java strings may hold lone surrogates (``'\\ud800'``); Arrow strings are UTF-8 and cannot.
     Such a selector is rare enough (and hostile enough) that exactness beats speed here.
     """
     values = {}
-    for name in selector.identifiers:
+    for name in dict.fromkeys(x.name for x in n.walk(node) if isinstance(x, n.Identifier)):
         if name in columns:
             per_row = [None] * n_rows
             for t, part in column_union(columns[name], n_rows).items():
@@ -439,10 +440,9 @@ def _evaluate_rows(selector: Selector, columns: Mapping, n_rows: int) -> pa.Bool
                         per_row[i] = TypedValue(t, v)
             values[name] = per_row
     out = []
-    root = lower(selector.root, rules_for(selector.dialect))
     for i in range(n_rows):
         row = {name: vals[i] for name, vals in values.items()}
-        out.append(ReferenceInterpreter(row.get, selector.dialect).truth(root))
+        out.append(ReferenceInterpreter(row.get, dialect).truth(node))
     return pa.array(out, pa.bool_())
 
 
@@ -480,9 +480,9 @@ def evaluate_batch(selector: Selector, columns: Mapping, n: int) -> pa.BooleanAr
     if selector.root is None:
         return pa.repeat(pa.scalar(True), n)
     if not arrow_strings_only(selector.root):
-        return _evaluate_rows(selector, columns, n)
+        return evaluate_rows(lower_selector(selector, rules_for(selector.dialect)), selector.dialect, columns, n)
     rules = rules_for(selector.dialect)
     types, absent = column_types(columns, selector.identifiers)  # an absent name is NULL: folded
-    core = lower(selector.root, rules, type_tree(selector.root, types, rules), absent)
+    core = lower_selector(selector, rules, type_tree(selector.root, types, rules), absent)
     return broadcast(VectorizedEvaluator(columns, n).truth(core), n)
 

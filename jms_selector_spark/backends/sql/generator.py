@@ -61,26 +61,23 @@ from __future__ import annotations
 
 import itertools
 import re
-import warnings
 
-from ...binder import Binding, BoundSelector, bind, check_options, to_schema, warn_unknown_properties
+from ...binder import BoundSelector
 from ...language import nodes as n
 from ...language.errors import UnsupportedSelectorError
-from ...frontend.selector import Selector
-from ...parsing import as_selector
-from ...semantics import core as c
-from ...semantics.core import PREDICATES as _PREDICATES, static_type
-from ...language.dialects import HEADER_TYPES
 from ...language.types import JmsType
+from ...language.visitor import NodeVisitor
+from ...semantics import core as c
+from ...semantics.core import PREDICATES, static_type
 from .arithmetic import SqlArithmetic
 from .compare import SqlComparisons
 from .javanum import java_value_of_sql
 from .limits import check_sql_depth
 from .logic import SqlLogic
-from .render import (SQL_FALSE, SQL_NULL, SPARK_TYPES, SQL_TRUE, SQL_UNKNOWN, V, bool_v, double_literal, exact_literal, not_, strict, sql_identifier, sql_string)
-from ...language.visitor import NodeVisitor
+from .render import (SPARK_TYPES, SQL_FALSE, SQL_NULL, SQL_TRUE, SQL_UNKNOWN, V, bool_v, double_literal,
+                     exact_literal, not_, sql_identifier, sql_string, strict)
 
-__all__ = ["SparkSqlGenerator", "selector_to_sql", "infer_flat_schema"]
+__all__ = ["SparkSqlGenerator"]
 
 T = JmsType
 
@@ -195,19 +192,24 @@ class SparkSqlGenerator(SqlComparisons, SqlArithmetic, SqlLogic, NodeVisitor):
         return out if sql == out.sql else out._replace(sql=sql, atomic=True)
 
     # -- truth ----------------------------------------------------------------------------------
-    def truth(self, node) -> V:
+    def combine(self, node, parts: list) -> V:
+        """The truth value of a node of the boolean skeleton (AND, OR, NOT) from its operands'
+        truth values ``parts``: the one place the skeleton is written."""
         if isinstance(node, n.And):  # KleeneAnd, LeftFirstAnd
-            return self._logic_and([self.truth(op) for op in node.operands], type(node) is c.LeftFirstAnd)
+            return self._logic_and(parts, type(node) is c.LeftFirstAnd)
         if isinstance(node, n.Or):
-            return self._logic_or([self.truth(op) for op in node.operands], type(node) is c.LeftFirstOr)
-        if isinstance(node, n.Not):
-            return not_(self.truth(node.operand))
+            return self._logic_or(parts, type(node) is c.LeftFirstOr)
+        return not_(parts[0])
+
+    def truth(self, node) -> V:
+        if isinstance(node, (n.And, n.Or, n.Not)):
+            return self.combine(node, [self.truth(op) for op in n.children(node)])
         dyn = self._dynamic_names(node)
         if dyn:
             return self._expand(node, dyn)
         v = self.visit(node)
         kind = type(node)
-        if kind in _PREDICATES:
+        if kind in PREDICATES:
             return v
         t = self.columns[node.name] if kind is n.Identifier else static_type(node, self.columns)
         if t is None or t is T.DYNAMIC:  # known per VARIANT branch (or a function's value)
@@ -313,118 +315,3 @@ class SparkSqlGenerator(SqlComparisons, SqlArithmetic, SqlLogic, NodeVisitor):
 
     def visit_LeftFirstOr(self, node):
         return self.truth(node)
-
-# -- public entry point ---------------------------------------------------------------------------
-
-def infer_flat_schema(sel: Selector) -> dict:
-    """Flat column types guessed from how each property is used (for ``schema=None``)."""
-    guesses: dict = {}
-
-    def note(node, t):
-        if isinstance(node, n.Identifier) and node.name not in guesses and sel.dialect.header_for(node.name) is None:
-            guesses[node.name] = t
-
-    def lit_type(node):
-        if isinstance(node, n.Literal) and node.type is not T.NULL:
-            if node.type.is_exact:
-                return "long"
-            if node.type.is_approximate:
-                return "double"
-            return node.type.value
-        return None
-
-    for node in n.walk(sel.root):
-        if isinstance(node, (n.Like, n.InList)):
-            note(node.operand, "string")
-        elif isinstance(node, n.Comparison):
-            lt, rt = lit_type(node.left), lit_type(node.right)
-            if rt:
-                note(node.left, rt)
-            if lt:
-                note(node.right, lt)
-            if node.op.is_ordering:
-                note(node.left, "double")
-                note(node.right, "double")
-        elif isinstance(node, n.Between):
-            t = next((lit_type(x) for x in (node.low, node.high) if lit_type(x)), "double")
-            for x in (node.operand, node.low, node.high):
-                note(x, t)
-        elif isinstance(node, n.Arithmetic):
-            t = lit_type(node.right) or lit_type(node.left) or "double"
-            note(node.left, t if t in ("long", "double") else "double")
-            note(node.right, t if t in ("long", "double") else "double")
-        elif isinstance(node, (n.And, n.Or, n.Not)):
-            for op in n.children(node):
-                note(op, "boolean")
-    if isinstance(sel.root, n.Identifier):
-        note(sel.root, "boolean")
-    schema = {}
-    for name in sel.identifiers:
-        header = sel.dialect.header_for(name)
-        if header is not None:
-            schema[header] = HEADER_TYPES.get(header, T.STRING).value
-        else:
-            schema[name] = guesses.get(name, "string")
-    return schema
-
-
-def selector_to_sql(selector, schema=None, *, dialect=None, headers=None, properties=None,
-                    property_types=None, unknown_properties="warn") -> str:
-    """Translate a JMS selector into a Spark SQL boolean expression (for ``WHERE`` / ``F.expr``).
-
-    Parameters
-    ----------
-    selector : str or Selector
-        The selector (parsed with ``dialect`` when a string).
-    schema : pyspark StructType or dict, optional
-        The table the fragment will run on (``df.schema``), or ``{column: jms type}`` for a flat
-        table. None: flat columns whose types are guessed from use (a warning names them).
-    dialect : str or Dialect, optional
-        The dialect of a selector given as text (default ``"jms"``); a `Selector` keeps its own
-        (a different ``dialect`` raises ``ValueError``).
-    headers : dict, optional
-        JMS header name → column name (``{"JMSType": "msg_type"}``).
-    properties : str, optional
-        The column holding application properties (STRUCT, MAP or VARIANT). Default: a column
-        named ``properties`` if the table has one, else one column per property (flat).
-    unknown_properties : {"warn", "null", "error"}, default "warn"
-        A property the table cannot hold is NULL; "warn" logs it, "error" raises (see `Binding`).
-    property_types : dict, optional
-        Declared JMS types of string-valued properties (``{"qty": "long"}`` for a
-        ``MAP<STRING,STRING>``): read with Java's ``valueOf``, as ``getLongProperty`` would;
-        text Java cannot read is NULL (see `Binding`).
-
-    Returns
-    -------
-    str
-        A boolean SQL expression: TRUE where the selector is TRUE, FALSE where FALSE, NULL where
-        UNKNOWN. ``TRUE`` for an empty selector.
-
-    Raises
-    ------
-    SelectorSyntaxError, SelectorTypeError, SelectorBindingError
-    BindingOptionError
-        ``headers`` or ``properties`` names a column ``schema`` does not have.
-    UnsupportedSelectorError
-        A construct with no exact Spark SQL form (see the module docstring); evaluate it with the
-        vectorized fallback instead.
-
-    Examples
-    --------
-    >>> selector_to_sql("JMSType = 'car' AND weight > 2500", {"JMSType": "string", "weight": "long"})
-    "(`JMSType` = decode(X'636172', 'UTF-8') AND `weight` > 2500)"
-    """
-    sel = as_selector(selector, dialect)
-    binding = Binding.of(headers, properties, property_types, unknown_properties)
-    if schema is not None:
-        schema = to_schema(schema)  # once, for the check and the binding
-        check_options(schema, binding)
-    if sel.root is None:
-        return "TRUE"
-    if schema is None:
-        schema = infer_flat_schema(sel)
-        warnings.warn("selector_to_sql without a schema assumes flat columns of types "
-                      + ", ".join(f"{k}: {v}" for k, v in schema.items()), stacklevel=2)
-    bound = bind(sel, schema, binding)
-    warn_unknown_properties(bound)
-    return SparkSqlGenerator(bound).generate()

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from ...language.errors import SelectorTooComplexError
 
-__all__ = ["MAX_SQL_DEPTH", "sql_depth", "check_sql_depth"]
+__all__ = ["MAX_SQL_DEPTH", "sql_depth", "check_sql_depth", "plan_depth_of"]
 
 #: Deepest nesting (``(`` and ``CASE``) a generated fragment may have.
 MAX_SQL_DEPTH = 150
@@ -72,65 +72,8 @@ def check_sql_depth(sql: str, selector: str = "", limit: int = MAX_SQL_DEPTH) ->
     return sql
 
 
-def simplify(selector):
-    """The same selector with a shallower boolean skeleton (exact rewrites only).
-
-    ``NOT NOT p`` is ``p`` for a predicate ``p`` (Kleene logic: NOT NOT UNKNOWN is UNKNOWN), and an
-    AND directly under an AND (an OR under an OR) joins its parent's operands. Nothing else
-    changes, so the text, spans and error positions stay the selector's own. `jms_filter`,
-    `selector_to_column` and `register_selector` build the skeleton as Columns (or SQL text) one
-    level per node: 300 nested NOTs become none or one.
-    """
-    from dataclasses import replace
-
-    from ...language import nodes as n
-    from ...frontend.checker import is_predicate
-    from ...frontend.selector import Selector
-
-    if selector.root is None:
-        return selector
-
-    def strip(node):
-        while (isinstance(node, n.Not) and isinstance(node.operand, n.Not)
-               and is_predicate(node.operand.operand)):
-            node = node.operand.operand
-        return node
-
-    # iterative post-order over the skeleton (a selector may nest 1,000 levels)
-    done: dict = {}
-    stack = [strip(selector.root)]
-    while stack:
-        node = stack[-1]
-        if isinstance(node, n.Not):
-            kids = [strip(node.operand)]
-        elif isinstance(node, (n.And, n.Or)):
-            kids = [strip(k) for k in node.operands]
-        else:
-            done[id(node)] = node
-            stack.pop()
-            continue
-        todo = [k for k in kids if id(k) not in done]
-        if todo:
-            stack.extend(todo)
-            continue
-        stack.pop()
-        new = [done[id(k)] for k in kids]
-        if isinstance(node, n.Not):
-            out = strip(replace(node, operand=new[0])) if new[0] is not node.operand else node
-            if isinstance(out, (n.Not, n.And, n.Or)) and out is not node and id(out) not in done:
-                done[id(out)] = out  # already simplified below
-        else:
-            flat = []
-            for k in new:
-                flat.extend(k.operands if type(k) is type(node) else (k,))
-            out = node if tuple(flat) == node.operands else replace(node, operands=tuple(flat))
-        done[id(node)] = out
-    root = done[id(strip(selector.root))]
-    return selector if root is selector.root else Selector(selector.text, root, selector.dialect)
-
-
-def plan_depth(plan) -> int:
-    """Levels of a `hybrid.Plan` as Spark meets them: its AND/OR/NOT skeleton (built as Columns
+def plan_depth_of(plan) -> int:
+    """Levels of a `compiler.Plan` as Spark meets them: its AND/OR/NOT skeleton (built as Columns
     or SQL) plus the deepest native fragment under it (parsed inside that recursion)."""
     deepest, stack = 0, [(plan, 0)]
     while stack:

@@ -1,0 +1,599 @@
+"""`compile_selector`: the one descent from a selector to everything that runs it.
+
+Every entry point — `selector_to_sql`, `selector_to_column`, `jms_filter`, `explain_filter`,
+`register_selector`, `lint`, the CLI, and `route` for each distinct selector — normalises its
+inputs and compiles the selector here, once, into a `Compiled`: one value per stage, as Spark's
+own ``QueryExecution`` holds one per plan stage, and ``explain`` prints those same values::
+
+    text ─parse─▶ Selector ─bind(schema)─▶ BoundSelector ─lower─▶ core tree ─plan─▶ Plan
+                                                                              └─▶ SQL / Column / UDF
+
+- **bound** (`binder.bind`): each name → its column and JMS type; the properties the table cannot
+  hold are logged once, here.
+- **core** (`semantics.lowering.lower_selector`): the dialect's rules decided, constants folded,
+  the named rewrites applied (IBM MQ's match-option form, the simplified boolean skeleton).
+- **plan**: one bottom-up pass over the core tree's boolean skeleton (AND / OR / NOT) renders
+  each node once (`backends.sql.generator.SparkSqlGenerator`) and decides, for every node,
+  whether it runs natively — it renders, and its SQL nests no deeper than Spark's parser takes
+  (`backends.sql.limits.MAX_SQL_DEPTH`) — or in the vectorized fallback. A node the SQL back end
+  cannot render (`UnsupportedSelectorError`) is the one reason for a fallback, decided here and
+  nowhere else.
+
+Two readings of the same pass: `Compiled.whole` (the selector as one piece, native or not: what
+`selector_to_sql` returns and `route` routes) and `Compiled.plan` (split per sub-expression where
+AND / OR / NOT let Spark's own Kleene logic join the pieces: what `jms_filter` runs). A fallback
+piece is a path into the core tree (`Piece`), so a Spark executor evaluates the very node the
+driver planned, without printing or re-binding a sub-selector.
+
+How a piece splits: for ``A AND B AND C`` where only C has no native form, the plan is
+``native(A) AND native(B) AND fallback(C)``: Spark pushes A and B down and runs the UDF only on
+the rows that pass them. Sibling operands that all fall back share one piece (their AND, or
+their OR), so rows cross to Python once per group. Where AND / OR are not Kleene (WSO2's
+left-first logic), an AND / OR that is not native as a whole falls back as a whole: Spark's
+operators cannot join its pieces. `Compiled.conjuncts` is route's split of a selector that is
+not native as a whole: its native top-level conjuncts (a gate Spark evaluates) and the rest (the
+UDF's residual); route asks only whether a selector is TRUE, and a top-level AND is TRUE exactly
+when every conjunct is, for Kleene and left-first AND alike.
+"""
+from __future__ import annotations
+
+import functools
+import logging
+import warnings
+from dataclasses import dataclass
+
+from .backends.sql.generator import SparkSqlGenerator
+from .backends.sql.limits import check_sql_depth, plan_depth_of
+from .binder import Binding, BoundSelector, bind, check_options, unknown_property_refs, warn_unknown_properties
+from .frontend.printer import to_text
+from .frontend.selector import Selector
+from .language import nodes as n
+from .language.dialects import HEADER_TYPES, Dialect
+from .language.errors import SelectorBindingError, UnsupportedSelectorError
+from .language.schema import to_schema
+from .language.types import JmsType
+from .parsing import as_selector
+from .semantics import core as c
+from .semantics.decisions import Logic
+from .semantics.lowering import rules_for
+
+__all__ = ["compile_selector", "compile_bound", "Compiled", "Plan", "Piece", "selector_to_sql", "explain_filter",
+           "infer_flat_schema", "column_collisions"]
+
+log = logging.getLogger(__name__)
+
+_AND = (c.KleeneAnd, c.LeftFirstAnd)
+_OR = (c.KleeneOr, c.LeftFirstOr)
+_SKELETON = _AND + _OR + (n.Not,)
+
+
+@dataclass(frozen=True)
+class Piece:
+    """A part of a compiled selector that the vectorized fallback evaluates: the AND (``how``
+    ``"and"``) or OR (``"or"``) of the core nodes at ``paths`` (child positions from the core
+    root, `nodes.children` order), as `Compiled.node_at` finds them. A single node is an AND of
+    one. It holds the bound selector (pickled as text, re-bound where it is unpickled), never a
+    printed sub-selector."""
+
+    bound: BoundSelector
+    paths: tuple
+    how: str = "and"
+
+    @functools.cached_property
+    def node(self):
+        """The core node this piece evaluates (a synthetic AND / OR of several)."""
+        nodes = tuple(_node_at(self.bound.core, p) for p in self.paths)
+        if len(nodes) == 1:
+            return nodes[0]
+        kind = c.KleeneAnd if self.how == "and" else c.KleeneOr
+        return kind(nodes, span=nodes[0].span)
+
+    @functools.cached_property
+    def names(self) -> tuple:
+        """The selector names this piece reads, in first-use order."""
+        seen: dict = {}
+        for p in self.paths:
+            for node in n.walk(_node_at(self.bound.core, p)):
+                if isinstance(node, n.Identifier):
+                    seen.setdefault(node.name, None)
+        return tuple(seen)
+
+    @functools.cached_property
+    def refs(self) -> dict:
+        """``{name: ColumnRef}`` of the names this piece reads."""
+        return {name: self.bound.refs[name] for name in self.names if name in self.bound.refs}
+
+    def source_columns(self) -> tuple:
+        """Top-level columns the piece reads (what its UDF is sent), in first-use order."""
+        return tuple(dict.fromkeys(ref.path[0] for ref in self.refs.values() if ref.path))
+
+    def __getstate__(self):
+        return {"bound": self.bound, "paths": self.paths, "how": self.how}
+
+
+def _top_conjuncts(node) -> list:
+    """The operands of a top-level AND chain, nested ANDs of either kind flattened (only TRUE
+    matters to route: both kinds are TRUE exactly when every operand is)."""
+    out, stack = [], [node]
+    while stack:
+        cur = stack.pop()
+        if type(cur) in _AND:
+            stack.extend(reversed(cur.operands))
+        else:
+            out.append(cur)
+    return out
+
+
+def _node_at(root, path: tuple):
+    node = root
+    for i in path:
+        node = n.children(node)[i]
+    return node
+
+
+@dataclass(frozen=True)
+class Plan:
+    """How a (sub-)selector runs.
+
+    Attributes
+    ----------
+    kind : str
+        ``"native"`` (``sql`` is its fragment), ``"fallback"`` (``piece`` is what the vectorized
+        UDF evaluates), or ``"and"`` / ``"or"`` / ``"not"`` over ``parts``.
+    node : Node or None
+        The core node (None for an empty selector).
+    sql : str or None
+    parts : tuple of Plan
+    reason : UnsupportedSelectorError or None
+        Why a piece has no native form (None otherwise).
+    piece : Piece or None
+        A fallback's piece.
+    """
+
+    kind: str
+    node: object
+    sql: "str | None" = None
+    parts: tuple = ()
+    reason: "UnsupportedSelectorError | None" = None
+    piece: "Piece | None" = None
+
+    @property
+    def is_native(self) -> bool:
+        """True when nothing in the plan needs the fallback."""
+        return self.kind == "native"
+
+    def leaves(self) -> list:
+        """The native and fallback pieces, left to right."""
+        if self.kind in ("native", "fallback"):
+            return [self]
+        return [leaf for p in self.parts for leaf in p.leaves()]
+
+    def depth(self) -> int:
+        """Levels of the plan as Spark meets them: its AND/OR/NOT skeleton (built as Columns or
+        SQL) plus the deepest native fragment under it."""
+        return plan_depth_of(self)
+
+
+class Compiled:
+    """A selector compiled for one table: every stage computed once (see the module docstring).
+
+    Build it with `compile_selector`. Attributes: ``selector`` (`Selector`), ``schema``
+    (`language.schema.Schema`), ``binding`` (`Binding`), ``bound`` (`BoundSelector`),
+    ``assumed_schema`` (the flat schema guessed when none was given, else None); properties
+    ``core``, ``whole``, ``plan``.
+    """
+
+    def __init__(self, selector: Selector, schema, binding: Binding, bound: BoundSelector, *,
+                 qualifier: tuple = (), assumed_schema: "dict | None" = None):
+        self.selector = selector
+        self.schema = schema
+        self.binding = binding
+        self.bound = bound
+        self.qualifier = tuple(qualifier)
+        self.assumed_schema = assumed_schema
+        self._rendered: dict = {}  # id(core node) -> V, or the UnsupportedSelectorError rendering raised
+        self._paths: dict = {}  # id(core node) -> its path from the core root
+
+    def __repr__(self):
+        return f"Compiled({self.selector.text!r}, dialect={self.dialect.name!r})"
+
+    @property
+    def dialect(self) -> Dialect:
+        return self.selector.dialect
+
+    @property
+    def text(self) -> str:
+        return self.selector.text
+
+    @property
+    def core(self):
+        """The lowered core tree (None for an empty selector)."""
+        return self.bound.core
+
+    @functools.cached_property
+    def generator(self) -> SparkSqlGenerator:
+        """The one SQL generator of this selector: every node is rendered by it, once."""
+        return SparkSqlGenerator(self.bound, qualifier=self.qualifier)
+
+    # -- rendering, once per node -------------------------------------------------------------
+    def render(self, node):
+        """The rendered value (`backends.sql.render.V`) of the core node ``node``: its skeleton
+        joined from its operands' values, a predicate rendered by the generator. Raises the
+        `UnsupportedSelectorError` of a node (or operand) with no native form."""
+        key = id(node)
+        got = self._rendered.get(key)
+        if got is None:
+            try:
+                if type(node) in _SKELETON:
+                    kids = n.children(node)
+                    got = self.generator.combine(node, [self.render(k) for k in kids])
+                else:
+                    got = self.generator.truth(node)
+            except UnsupportedSelectorError as exc:
+                got = exc
+            self._rendered[key] = got
+        if isinstance(got, UnsupportedSelectorError):
+            raise got
+        return got
+
+    def native_sql(self, node) -> str:
+        """The native SQL of ``node``, or the `UnsupportedSelectorError` (too deep included)."""
+        try:
+            return check_sql_depth(self.render(node).sql, self.text)
+        except UnsupportedSelectorError as e:
+            if not e.selector:
+                raise UnsupportedSelectorError(e.message, self.text, e.span) from None
+            raise
+
+    def _decide(self, node) -> Plan:
+        try:
+            return Plan("native", node, self.native_sql(node))
+        except UnsupportedSelectorError as exc:
+            return Plan("fallback", node, reason=exc, piece=self.piece(node))
+
+    # -- the two readings of the plan ---------------------------------------------------------
+    @functools.cached_property
+    def whole(self) -> Plan:
+        """The selector as one piece: ``native`` with its SQL, or ``fallback`` with the reason."""
+        if self.core is None:
+            return Plan("native", None, "TRUE")
+        return self._decide(self.core)
+
+    @functools.cached_property
+    def plan(self) -> Plan:
+        """The selector split into native and fallback pieces (see the module docstring)."""
+        if self.core is None:
+            return Plan("native", None, "TRUE")
+        kleene = rules_for(self.dialect).and_or is Logic.KLEENE
+        memo: dict = {}
+        # iterative post-order: a selector may nest 1,000 levels
+        stack = [(self.core, False)]
+        while stack:
+            node, ready = stack.pop()
+            if id(node) in memo:
+                continue
+            kind = type(node)
+            splittable = kind is n.Not or (kleene and kind in _AND + _OR)
+            if not ready:
+                stack.append((node, True))
+                if splittable:
+                    stack.extend((k, False) for k in n.children(node))
+                continue
+            whole = self._decide(node)
+            if whole.is_native or not splittable:
+                memo[id(node)] = whole
+                continue
+            kids = [memo[id(k)] for k in n.children(node)]
+            if kind is n.Not:
+                memo[id(node)] = Plan("not", node, parts=(kids[0],))
+                continue
+            kids = self._merge_fallbacks(node, kids)
+            memo[id(node)] = kids[0] if len(kids) == 1 else Plan(
+                "and" if kind in _AND else "or", node, parts=tuple(kids))
+        return memo[id(self.core)]
+
+    def _merge_fallbacks(self, node, kids: list) -> list:
+        """Sibling fallback pieces of an AND / OR as one piece (rows cross to Python once)."""
+        fb = [k for k in kids if k.kind == "fallback"]
+        if len(fb) < 2:
+            return kids
+        how = "and" if type(node) in _AND else "or"
+        paths = tuple(p for k in fb for p in k.piece.paths)
+        piece = Piece(self.bound, paths, how)
+        return [k for k in kids if k.kind != "fallback"] + [Plan("fallback", piece.node, piece=piece)]
+
+    def sql(self) -> str:
+        """The selector's native SQL as one fragment (`selector_to_sql`); raises the
+        `UnsupportedSelectorError` when it has none."""
+        if not self.whole.is_native:
+            raise self.whole.reason
+        return self.whole.sql
+
+    def conjuncts(self) -> "tuple[list, Piece | None]":
+        """``(gate, residual)`` of a selector that is not native as a whole (see the module
+        docstring): ``gate`` the native `Plan` of each top-level conjunct that has a native form,
+        ``residual`` the `Piece` of the others (the whole selector when nothing splits off:
+        no native conjunct, or every one native but too deep as one)."""
+        root = self.core
+        if root is None:
+            return [], None
+        if type(root) not in _AND:
+            return [], self.piece(root)
+        gate, rest = [], []
+        for k in _top_conjuncts(root):
+            p = self._decide(k)
+            (gate if p.is_native else rest).append(p if p.is_native else k)
+        if not gate or not rest:
+            return [], self.piece(root)
+        return gate, Piece(self.bound, tuple(self.path_of(k) for k in rest), "and")
+
+    # -- pieces -------------------------------------------------------------------------------
+    def path_of(self, node) -> tuple:
+        """``node``'s child positions from the core root."""
+        if not self._paths:
+            stack = [(self.core, ())]
+            while stack:
+                cur, path = stack.pop()
+                self._paths.setdefault(id(cur), path)
+                stack.extend((k, path + (i,)) for i, k in enumerate(n.children(cur)))
+        return self._paths[id(node)]
+
+    def piece(self, node) -> Piece:
+        """The `Piece` of one core node."""
+        return Piece(self.bound, (self.path_of(node),))
+
+    # -- text ---------------------------------------------------------------------------------
+    def source_text(self, node) -> str:
+        """The selector text of a core node, as the selector wrote it (printed canonically)."""
+        if node is None:
+            return "(empty selector)"
+        return to_text(self.bound.types.source_node(node), self.dialect)
+
+    def piece_text(self, plan: Plan) -> str:
+        """The selector text of a leaf of the plan (a merged fallback: its parts joined)."""
+        piece = plan.piece
+        if piece is None or len(piece.paths) == 1:
+            return self.source_text(plan.node)
+        srcs = tuple(self.bound.types.source_node(_node_at(self.core, p)) for p in piece.paths)
+        joined = (n.And if piece.how == "and" else n.Or)(srcs, span=srcs[0].span)
+        return to_text(joined, self.dialect)
+
+    def describe(self, plan: "Plan | None" = None) -> str:
+        """One line per piece of ``plan`` (default: `plan`): native with its SQL, or fallback."""
+        lines = []
+        for leaf in (plan or self.plan).leaves():
+            text = self.piece_text(leaf)
+            if leaf.kind == "native":
+                lines.append(f"native    {text}\n          -> {leaf.sql}")
+            else:
+                lines.append(f"fallback  {text}\n          -> vectorized Arrow UDF")
+        return "\n".join(lines)
+
+    def explain(self) -> str:
+        """How `jms_filter` runs the selector (`describe`), and the properties the table cannot
+        hold (`explain_filter`)."""
+        lines = [self.describe()]
+        if self.selector.root is not None and self.binding.unknown_properties == "warn":
+            for name in unknown_property_refs(self.bound):
+                lines.append(f"warning   {name!r} is not in the table: always NULL (a typo?)")
+        return "\n".join(lines)
+
+
+def compile_selector(selector, schema=None, *, dialect: "str | Dialect | None" = None, qualifier: tuple = (),
+                     case_sensitive: bool = False, collisions: str = "refuse", warn: bool = True,
+                     **binding) -> Compiled:
+    """Compile ``selector`` for a table of ``schema``: the only place inputs are normalised.
+
+    Parameters
+    ----------
+    selector : str or Selector
+        The selector (parsed with ``dialect`` when a string; a `Selector` keeps its own).
+    schema : pyspark StructType, Arrow schema or dict, optional
+        The table (``df.schema``), or ``{column: jms type}`` for a flat table. None: flat
+        columns whose types are guessed from use (`infer_flat_schema`; ``assumed_schema``).
+    dialect : str or Dialect, optional
+    qualifier : tuple of str
+        Name parts put before every column (``("message",)`` reads ```message`.`color```: the
+        struct parameter of a SQL function).
+    case_sensitive : bool, default False
+        Whether Spark tells columns apart by case (``spark.sql.caseSensitive``): when it does
+        not, a selector reading a column that has a case-only twin in the table is refused
+        (`column_collisions`), since Spark would reject the SQL as ambiguous.
+    collisions : {"refuse", "caller"}, default "refuse"
+        ``"caller"``: the caller holds the DataFrame and renames the twins no selector reads
+        (`spark.collisions`); nothing is checked here.
+    warn : bool, default True
+        Log the properties the table cannot hold (``unknown_properties="warn"``), once.
+    **binding
+        ``headers=``, ``properties=``, ``property_types=``, ``unknown_properties=`` (`Binding`).
+
+    Raises
+    ------
+    SelectorError
+        The selector is invalid or does not bind (`SelectorBindingError`).
+    BindingOptionError
+        An option names a column the table does not have.
+    """
+    sel = as_selector(selector, dialect)
+    b = Binding.of(**binding)
+    if collisions not in ("refuse", "caller"):
+        raise ValueError(f"collisions must be 'refuse' or 'caller', not {collisions!r}")
+    assumed = None
+    if schema is None:
+        assumed = infer_flat_schema(sel) if sel.root is not None else {}
+        schema = to_schema(assumed)
+    else:
+        schema = to_schema(schema)
+        check_options(schema, b)
+    compiled = compile_bound(sel, schema, b, qualifier=qualifier, warn=warn, assumed_schema=assumed)
+    if sel.root is not None and collisions == "refuse":
+        column_collisions(schema.names(), compiled.bound, case_sensitive=case_sensitive, refuse=True)
+    return compiled
+
+
+def compile_bound(sel: Selector, schema, binding: Binding, *, qualifier: tuple = (), warn: bool = True,
+                  assumed_schema: "dict | None" = None) -> Compiled:
+    """`compile_selector` for inputs an entry point has normalised already (a `Selector`, a
+    `language.schema.Schema` whose options were checked, a `Binding`): what `route` calls once per
+    distinct selector of an estate."""
+    bound = bind(sel, schema, binding)
+    if warn:
+        warn_unknown_properties(bound)
+    return Compiled(sel, schema, binding, bound, qualifier=qualifier, assumed_schema=assumed_schema)
+
+
+def column_collisions(columns, bound: BoundSelector, *, case_sensitive: bool, refuse: bool = False,
+                      how: str = "use jms_filter, which resolves them") -> dict:
+    """``{key: [columns]}`` of the top-level columns Spark cannot tell apart by name (equal, or
+    equal but for case when ``case_sensitive`` is false). Raises `SelectorBindingError` naming
+    them and the fix when the selector reads a column the table has twice; with ``refuse``, also
+    when it reads one of a case-only group (an entry point that cannot rename the table's
+    columns: Spark would reject the SQL as ``AMBIGUOUS_REFERENCE``); ``how`` names that entry
+    point's way out."""
+    groups: dict = {}
+    for col in columns:
+        groups.setdefault(col if case_sensitive else col.lower(), []).append(col)
+    groups = {k: v for k, v in groups.items() if len(v) > 1}
+    if not groups:
+        return groups
+    used = set(bound.source_columns())
+    for names in groups.values():
+        for name in sorted(set(names) & used):
+            if names.count(name) > 1:
+                raise SelectorBindingError(
+                    f"the selector reads column {name!r}, which the table has {names.count(name)} times (after a"
+                    " join?): rename or drop all but one (DataFrame.toDF / withColumnRenamed / drop)",
+                    bound.selector.text)
+        read = sorted(set(names) & used)
+        if len(read) > 1 or (refuse and read):
+            raise SelectorBindingError(
+                f"the selector reads {', '.join(map(repr, read))}, and the table has"
+                f" {', '.join(map(repr, names))}, which differ only in case: with spark.sql.caseSensitive=false"
+                f" Spark cannot tell them apart: {how}, set spark.sql.caseSensitive=true (and pass"
+                " case_sensitive=True), or rename one (withColumnRenamed)", bound.selector.text)
+    return groups
+
+
+def infer_flat_schema(sel: Selector) -> dict:
+    """Flat column types guessed from how each property is used (for ``schema=None``)."""
+    guesses: dict = {}
+    T = JmsType
+
+    def note(node, t):
+        if isinstance(node, n.Identifier) and node.name not in guesses and sel.dialect.header_for(node.name) is None:
+            guesses[node.name] = t
+
+    def lit_type(node):
+        if isinstance(node, n.Literal) and node.type is not T.NULL:
+            if node.type.is_exact:
+                return "long"
+            if node.type.is_approximate:
+                return "double"
+            return node.type.value
+        return None
+
+    for node in n.walk(sel.root):
+        if isinstance(node, (n.Like, n.InList)):
+            note(node.operand, "string")
+        elif isinstance(node, n.Comparison):
+            lt, rt = lit_type(node.left), lit_type(node.right)
+            if rt:
+                note(node.left, rt)
+            if lt:
+                note(node.right, lt)
+            if node.op.is_ordering:
+                note(node.left, "double")
+                note(node.right, "double")
+        elif isinstance(node, n.Between):
+            t = next((lit_type(x) for x in (node.low, node.high) if lit_type(x)), "double")
+            for x in (node.operand, node.low, node.high):
+                note(x, t)
+        elif isinstance(node, n.Arithmetic):
+            t = lit_type(node.right) or lit_type(node.left) or "double"
+            note(node.left, t if t in ("long", "double") else "double")
+            note(node.right, t if t in ("long", "double") else "double")
+        elif isinstance(node, (n.And, n.Or, n.Not)):
+            for op in n.children(node):
+                note(op, "boolean")
+    if isinstance(sel.root, n.Identifier):
+        note(sel.root, "boolean")
+    schema = {}
+    for name in sel.identifiers:
+        header = sel.dialect.header_for(name)
+        if header is not None:
+            schema[header] = HEADER_TYPES.get(header, T.STRING).value
+        else:
+            schema[name] = guesses.get(name, "string")
+    return schema
+
+
+def selector_to_sql(selector, schema=None, *, dialect=None, headers=None, properties=None,
+                    property_types=None, unknown_properties="warn", case_sensitive: bool = False) -> str:
+    """Translate a JMS selector into a Spark SQL boolean expression (for ``WHERE`` / ``F.expr``).
+
+    Parameters
+    ----------
+    selector : str or Selector
+        The selector (parsed with ``dialect`` when a string).
+    schema : pyspark StructType or dict, optional
+        The table the fragment will run on (``df.schema``), or ``{column: jms type}`` for a flat
+        table. None: flat columns whose types are guessed from use (a warning names them).
+    dialect : str or Dialect, optional
+        The dialect of a selector given as text (default ``"jms"``); a `Selector` keeps its own
+        (a different ``dialect`` raises ``ValueError``).
+    headers : dict, optional
+        JMS header name → column name (``{"JMSType": "msg_type"}``).
+    properties : str, optional
+        The column holding application properties (STRUCT, MAP or VARIANT). Default: a column
+        named ``properties`` if the table has one, else one column per property (flat).
+    property_types : dict, optional
+        Declared JMS types of string-valued properties (``{"qty": "long"}`` for a
+        ``MAP<STRING,STRING>``): read with Java's ``valueOf``, as ``getLongProperty`` would;
+        text Java cannot read is NULL (see `Binding`).
+    unknown_properties : {"warn", "null", "error"}, default "warn"
+        A property the table cannot hold is NULL; "warn" logs it, "error" raises (see `Binding`).
+    case_sensitive : bool, default False
+        Pass True when the session sets ``spark.sql.caseSensitive=true``: columns that differ
+        only in case are then told apart. Otherwise a selector reading such a column raises
+        `SelectorBindingError` naming both (Spark would reject the SQL as ambiguous).
+
+    Returns
+    -------
+    str
+        A boolean SQL expression: TRUE where the selector is TRUE, FALSE where FALSE, NULL where
+        UNKNOWN. ``TRUE`` for an empty selector.
+
+    Raises
+    ------
+    SelectorSyntaxError, SelectorTypeError, SelectorBindingError
+    BindingOptionError
+        ``headers`` or ``properties`` names a column ``schema`` does not have.
+    UnsupportedSelectorError
+        A construct with no exact Spark SQL form; evaluate it with `jms_filter`, which runs
+        such pieces in the vectorized fallback.
+
+    Examples
+    --------
+    >>> selector_to_sql("JMSType = 'car' AND weight > 2500", {"JMSType": "string", "weight": "long"})
+    "(`JMSType` = decode(X'636172', 'UTF-8') AND `weight` > 2500)"
+    """
+    compiled = compile_selector(selector, schema, dialect=dialect, headers=headers, properties=properties,
+                                property_types=property_types, unknown_properties=unknown_properties,
+                                case_sensitive=case_sensitive)
+    if compiled.assumed_schema:
+        warnings.warn("selector_to_sql without a schema assumes flat columns of types "
+                      + ", ".join(f"{k}: {v}" for k, v in compiled.assumed_schema.items()), stacklevel=2)
+    return compiled.sql()
+
+
+def explain_filter(selector, schema, *, dialect: "str | Dialect | None" = None, **binding) -> str:
+    """How `jms_filter` runs ``selector`` on a table of ``schema``: one line per piece.
+
+    >>> print(explain_filter("JMSType = 'car' AND SPLIT(s, ',') IS NOT NULL",
+    ...                      {"JMSType": "string", "s": "string"}, dialect="activemq"))
+    native    JMSType = 'car'
+              -> `JMSType` = decode(X'636172', 'UTF-8')
+    fallback  SPLIT(s, ',') IS NOT NULL
+              -> vectorized Arrow UDF
+    """
+    return compile_selector(selector, schema, dialect=dialect, collisions="caller", warn=False, **binding).explain()
