@@ -42,6 +42,7 @@ import logging
 import warnings
 from dataclasses import dataclass
 
+from .backends.sql.fragment import ColumnUse, Fragment, Slot, clean_length, unmark
 from .backends.sql.generator import SparkSqlGenerator
 from .backends.sql.limits import check_sql_depth, plan_depth_of
 from .binder import Binding, BoundSelector, bind, check_options, unknown_property_refs, warn_unknown_properties
@@ -122,6 +123,24 @@ def _top_conjuncts(node) -> list:
         else:
             out.append(cur)
     return out
+
+
+def _bounds(v, offset: int, slot_at: dict):
+    """``(column, value SQL, operator, slot index)`` of each bound among the operands of ``v``'s AND
+    chains (`V.conj`, nested ones too; ``offset``: where ``v``'s text starts)."""
+    stack = [(v, offset)]
+    while stack:
+        cur, pos = stack.pop()
+        if cur.conj:
+            at = pos + 1
+            kids = []
+            for p in cur.conj:
+                kids.append((p, at))
+                at += clean_length(p.sql) + 5
+            stack.extend(reversed(kids))
+        elif cur.form is not None:
+            column, value_sql, op = cur.form
+            yield column, value_sql, op, slot_at[pos + len(value_sql) + len(op) + 2]
 
 
 def _node_at(root, path: tuple):
@@ -239,7 +258,7 @@ class Compiled:
     def native_sql(self, node) -> str:
         """The native SQL of ``node``, or the `UnsupportedSelectorError` (too deep included)."""
         try:
-            return check_sql_depth(self.render(node).sql, self.text)
+            return check_sql_depth(unmark(self.render(node).sql)[0], self.text)
         except UnsupportedSelectorError as e:
             if not e.selector:
                 raise UnsupportedSelectorError(e.message, self.text, e.span) from None
@@ -326,6 +345,42 @@ class Compiled:
         if not gate or not rest:
             return [], self.piece(root)
         return gate, Piece(self.bound, tuple(self.path_of(k) for k in rest), "and")
+
+    @functools.cached_property
+    def fragment(self) -> "Fragment | None":
+        """The whole selector's native SQL as data (`backends.sql.fragment.Fragment`): its
+        literals' slots, its compared columns, its top-level conjuncts and their bounds; None when
+        the selector is not native as a whole."""
+        if not self.whole.is_native or self.core is None:
+            return None
+        v = self.render(self.core)
+        gen = self.generator
+        text, marks = unmark(v.sql)
+        slots, slot_at, occurrences, uses = [], {}, {}, []
+        for kind, mid, start, end in marks:
+            if kind == "literal":
+                spark_type, value = gen.slots[mid]
+                slot_at[start] = len(slots)
+                occurrences.setdefault(mid, []).append(len(slots))
+                slots.append(Slot(start, end, spark_type, value, text[start:end]))
+            else:
+                uses.append((mid, start, end))
+        columns = []
+        for cid, start, end in uses:  # each compared literal: its first occurrence after the column
+            column, sids = gen.uses[cid]
+            columns.append(ColumnUse(start, end, column, tuple(
+                next(i for i in occurrences[sid] if slots[i].start > start) for sid in sids)))
+        parts, pos = [], 0
+        if v.conj:
+            pos = 1
+            for p in v.conj:
+                parts.append((p, pos))
+                pos += clean_length(p.sql) + 5
+        else:
+            parts.append((v, 0))
+        conjuncts = tuple((pos, pos + clean_length(p.sql)) for p, pos in parts)
+        atoms = tuple(tuple(_bounds(p, pos, slot_at)) for p, pos in parts)
+        return Fragment(text, tuple(slots), tuple(columns), conjuncts, atoms, gen.lambdas, gen.decimal)
 
     # -- pieces -------------------------------------------------------------------------------
     def path_of(self, node) -> tuple:

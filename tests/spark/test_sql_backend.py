@@ -214,7 +214,8 @@ def test_conformance_corpora(spark, dialect):
             case = message_case(c["message"], HEADER_TYPES)
             headers = case["headers"]
             try:
-                frag = selector_to_sql(c["selector"], _case_schema(case["types"], "flat", headers), dialect=dialect)
+                frag = selector_to_sql(c["selector"], _case_schema(case["types"], "flat", headers), dialect=dialect,
+                                      case_sensitive=True)  # the run below sets spark.sql.caseSensitive=true
             except UnsupportedSelectorError:
                 unsupported.append(c["id"])
                 continue

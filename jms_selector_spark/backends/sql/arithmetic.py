@@ -77,6 +77,7 @@ class SqlArithmetic:
         if t.is_approximate:
             return V(f"(-({v.sql}))", t, v.nullable)
         if t is T.LONG:
+            self.decimal = True
             return V(_wrap64(f"-CAST({v.sql} AS DECIMAL(20,0))"), T.LONG, v.nullable)
         if vt is T.INT:
             return V(_wrap32(f"-CAST({v.sql} AS BIGINT)"), T.INT, v.nullable)
@@ -105,17 +106,17 @@ class SqlArithmetic:
             return V("CAST(NULL AS DOUBLE)", T.NULL)
         nullable = l.nullable or r.nullable
         if t.is_approximate:
-            a, b = cast(l, lt, t), cast(r, rt, t)
+            a, b = self.cast(l, lt, t), self.cast(r, rt, t)
             if op is A.DIVIDE:
                 if t is T.FLOAT:
-                    return self._shared(lambda r: V(f"CAST({_ddiv(cast(l, lt, T.DOUBLE), r, cast(r, rt, T.DOUBLE))} AS FLOAT)",
+                    return self._shared(lambda r: V(f"CAST({_ddiv(self.cast(l, lt, T.DOUBLE), r, self.cast(r, rt, T.DOUBLE))} AS FLOAT)",
                                                     t, nullable), r)
-                return self._shared(lambda r: V(_ddiv(a, r, cast(r, rt, t)), t, nullable), r)
+                return self._shared(lambda r: V(_ddiv(a, r, self.cast(r, rt, t)), t, nullable), r)
             if op is A.MODULO:
                 if t is T.FLOAT:
-                    return self._shared(lambda r: V(f"CAST({_drem(cast(l, lt, T.DOUBLE), r, cast(r, rt, T.DOUBLE))} AS FLOAT)",
+                    return self._shared(lambda r: V(f"CAST({_drem(self.cast(l, lt, T.DOUBLE), r, self.cast(r, rt, T.DOUBLE))} AS FLOAT)",
                                                     t, nullable), r)
-                return self._shared(lambda r: V(_drem(a, r, cast(r, rt, t)), t, nullable), r)
+                return self._shared(lambda r: V(_drem(a, r, self.cast(r, rt, t)), t, nullable), r)
             return V(f"({a} {op.value} {b})", t, nullable)
         if t is T.INT:
             a, b = f"CAST({l.sql} AS BIGINT)", f"CAST({r.sql} AS BIGINT)"
@@ -134,6 +135,7 @@ class SqlArithmetic:
         # LONG
         a, b = f"CAST({l.sql} AS BIGINT)", f"CAST({r.sql} AS BIGINT)"
         if op in (A.DIVIDE, A.MODULO):
+            self.decimal = True  # the division's wrap (MIN_VALUE / -1) is DECIMAL arithmetic
             if r.is_const and r.lit == 0:
                 return V("CAST(NULL AS BIGINT)", T.NULL)
             if op is A.MODULO:
@@ -148,6 +150,7 @@ class SqlArithmetic:
         exact = _no_overflow(op, l, r, T.LONG, types)
         if exact is not None:  # e.g. an int column times a small literal: plain BIGINT arithmetic
             return V(f"({a} {op.value} {b})", T.LONG, nullable, bound=exact)
+        self.decimal = True
         return V(_wrap64(f"CAST({l.sql} AS DECIMAL(20,0)) {op.value} CAST({r.sql} AS DECIMAL(20,0))"),
                  T.LONG, nullable)
 

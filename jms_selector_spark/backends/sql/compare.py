@@ -112,6 +112,8 @@ class SqlComparisons:
         if rule is Order.UTF16 and not self._utf16_safe(l, r):
             return bool_v(f"encode({l.sql}, 'UTF-16BE') {op.value} encode({r.sql}, 'UTF-16BE')",
                          l.nullable or r.nullable)
+        if op in (C.EQ, C.NE) and types == (T.STRING, T.STRING) and r.slot is not None:
+            return bool_v(f"{self.use(l, r)} {op.value} {r.op()}", l.nullable or r.nullable)
         return bool_v(f"{l.op()} {op.value} {r.op()}", l.nullable or r.nullable)
 
     def _converted_compare(self, cmp, l: V, r: V, conversion, types) -> V:
@@ -141,14 +143,14 @@ class SqlComparisons:
         lt, rt = types
         nullable = l.nullable or r.nullable
         if t.is_exact:
-            return bool_v(f"{l.op()} {op.value} {r.op()}", nullable)
-        a, b = cast(l, lt, t), cast(r, rt, t)
+            return self._bound(l.op(), op, r.op(), l, r, nullable)
+        a, b = self.cast(l, lt, t), self.cast(r, rt, t)
         plain = f"{a} {op.value} {b}"
         if rule.total:
             # Double.compareTo: Spark already puts NaN above all and equal to itself; only the
             # order of -0.0 and 0.0 differs.
             if not (is_zero_possible(l) and is_zero_possible(r)):
-                return bool_v(plain, nullable)
+                return self._bound(a, op, b, l, r, nullable)
             za = "-1" if l.is_const else f"IF({neg_zero_test(a)}, -1, 0)"
             zb = "-1" if r.is_const else f"IF({neg_zero_test(b)}, -1, 0)"
             if l.is_const:
@@ -156,20 +158,39 @@ class SqlComparisons:
             if r.is_const:
                 zb = "-1" if math.copysign(1.0, float(r.lit)) < 0 else "0"
             return bool_v(f"CASE WHEN {a} = 0 AND {b} = 0 THEN {za} {op.value} {zb} ELSE {plain} END", nullable, True)
-        # Java == and <: any NaN makes the comparison false (and <> true).
+        # Java == and <: any NaN makes the comparison false (and <> true). Spark orders NaN above
+        # every number and equal to itself, so its answer differs only where the NaN is on the
+        # greater side: the right of < and <=, the left of > and >=, both sides of = and <>.
         nan_l, nan_r = may_nan(l, lt), may_nan(r, rt)
         if (l.is_const and math.isnan(float(l.lit))) or (r.is_const and math.isnan(float(r.lit))):
             return strict(SQL_TRUE if op is C.NE else SQL_FALSE, l, r)
-        if not (nan_l or nan_r) or not nan_checks:
-            return bool_v(plain, nullable)
-
-        def is_nan(x, other, other_v):
-            return f"isnan({x})" if not other_v.nullable else f"(isnan({x}) AND {other} IS NOT NULL)"
-
-        tests = ([is_nan(a, b, r)] if nan_l else []) + ([is_nan(b, a, l)] if nan_r else [])
+        if op in (C.EQ, C.NE):
+            guard = "left" if nan_l and nan_r else None
+        elif op in (C.LT, C.LE):
+            guard = "right" if nan_r else None
+        else:
+            guard = "left" if nan_l else None
+        if guard is None or not nan_checks:
+            return self._bound(a, op, b, l, r, nullable)
+        if guard == "left":
+            test = f"isnan({a})" if not r.nullable else f"(isnan({a}) AND {b} IS NOT NULL)"
+        else:
+            test = f"isnan({b})" if not l.nullable else f"(isnan({b}) AND {a} IS NOT NULL)"
         if op is C.NE:
-            return bool_v("(" + " OR ".join([plain] + tests) + ")", nullable, True)
-        return bool_v("(" + " AND ".join([plain] + [f"NOT {x}" for x in tests]) + ")", nullable, True)
+            return bool_v(f"({plain} OR {test})", nullable, True)
+        return and_([self._bound(a, op, b, l, r, nullable), bool_v(f"NOT {test}", nullable)])
+
+    @staticmethod
+    def _bound(a: str, op, b: str, l: V, r: V, nullable: bool) -> V:
+        """``a op b`` (``a``, ``b``: ``l``'s and ``r``'s texts, or their casts), recording the bound
+        ``form`` when ``l`` is a plain column (or its cast to DOUBLE), ``r`` a marked literal (so
+        ``b`` is its slot) and ``op`` an ordering."""
+        text = f"{a} {op.value} {b}"
+        form = None
+        if (op.is_ordering and l.column is not None and r.slot is not None
+                and a in (l.op(), f"CAST({l.sql} AS DOUBLE)")):
+            form = (l.column, a, op.value)
+        return V(text, T.BOOLEAN, nullable, False, form=form)
 
     # -- BETWEEN, IN, LIKE, IS NULL -------------------------------------------------------------
     def visit_TwoValuedBetween(self, node) -> V:
@@ -214,8 +235,9 @@ class SqlComparisons:
         if xt is not T.STRING:
             value = node.non_string
             return SQL_UNKNOWN if value is None else strict(SQL_TRUE if value else SQL_FALSE, x)
-        vals = ", ".join(sql_string(lit.value) for lit in node.values)
-        return bool_v(f"{x.op()} {'NOT IN' if node.negated else 'IN'} ({vals})", x.nullable)
+        vals = [self.literal(V(sql_string(lit.value), T.STRING, False, True, lit.value)) for lit in node.values]
+        return bool_v(f"{self.use(x, *vals)} {'NOT IN' if node.negated else 'IN'} ({', '.join(v.sql for v in vals)})",
+                      x.nullable)
 
     def visit_LikeString(self, node) -> V:
         x = self.visit(node.operand)

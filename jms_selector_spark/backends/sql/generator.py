@@ -60,12 +60,13 @@ names, Kleene combinators, LIKE), `sql.compare` (comparisons and predicates) and
 from __future__ import annotations
 
 import itertools
+import math
 import re
 
 from ...binder import BoundSelector
 from ...language import nodes as n
 from ...language.errors import UnsupportedSelectorError
-from ...language.types import JmsType
+from ...language.types import INT_MAX, INT_MIN, LONG_MIN, JmsType
 from ...language.visitor import NodeVisitor
 from ...semantics import core as c
 from ...semantics.core import PREDICATES, static_type
@@ -74,7 +75,8 @@ from .compare import SqlComparisons
 from .javanum import java_value_of_sql
 from .limits import check_sql_depth
 from .logic import SqlLogic
-from .render import (SPARK_TYPES, SQL_FALSE, SQL_NULL, SQL_TRUE, SQL_UNKNOWN, V, bool_v, double_literal,
+from .fragment import can_mark, clean_length, mark_column, mark_literal, unmark
+from .render import (SPARK_TYPES, SQL_FALSE, SQL_NULL, SQL_TRUE, SQL_UNKNOWN, V, bool_v, cast, double_literal,
                      exact_literal, not_, sql_identifier, sql_string, strict)
 
 __all__ = ["SparkSqlGenerator"]
@@ -83,6 +85,8 @@ T = JmsType
 
 #: A compound operand longer than this that a guard needs twice is bound once (see `_shared`).
 _SHARE_ABOVE = 256
+#: Slots a fragment marks at most (one character of id each: `fragment`).
+_MAX_SLOTS = 60_000
 
 
 # -- the generator --------------------------------------------------------------------------------
@@ -104,6 +108,13 @@ class SparkSqlGenerator(SqlComparisons, SqlArithmetic, SqlLogic, NodeVisitor):
         #: Name parts put before every column path (``("m",)`` reads ```m`.`color```: a struct
         #: parameter of a SQL function instead of the table's own columns).
         self.qualifier = tuple(qualifier)
+        #: Literals and compared columns are marked in the text (`fragment`) unless a name could
+        #: be mistaken for a mark; `slots` / `uses` hold what each mark stands for.
+        self.marking = can_mark(*self.qualifier, *(p for ref in bound.refs.values() for p in ref.path))
+        self.slots: list = []  # slot id -> (Spark type, value)
+        self.uses: list = []  # column use id -> (column, slot ids)
+        self.lambdas = False  # a lambda was written (`_shared`)
+        self.decimal = False  # a DECIMAL was written (long arithmetic)
         self.env = {name: self._column(ref) for name, ref in bound.refs.items()}
         self.types = bound.types
         self.columns = bound.types.column_types  # each name's static type (DYNAMIC: per branch)
@@ -114,16 +125,20 @@ class SparkSqlGenerator(SqlComparisons, SqlArithmetic, SqlLogic, NodeVisitor):
         if self.bound.root is None:
             return "TRUE"
         try:
-            return check_sql_depth(self.truth(self.bound.core).sql, self.bound.selector.text)
+            return check_sql_depth(unmark(self.truth(self.bound.core).sql)[0], self.bound.selector.text)
         except UnsupportedSelectorError as e:
             if not e.selector:
                 raise UnsupportedSelectorError(e.message, self.bound.selector.text, e.span) from None
             raise
 
+    def sql(self, node) -> str:
+        """The SQL of a core node's truth value, its marks removed (no depth check)."""
+        return unmark(self.truth(node).sql)[0]
+
     # -- columns --------------------------------------------------------------------------------
     def _column(self, ref) -> V:
         if ref.access == "missing":
-            return SQL_NULL if ref.default is None else self.visit_Literal(n.Literal(ref.default, ref.type))
+            return SQL_NULL if ref.default is None else self.visit_Literal(n.Literal(ref.default, ref.type), mark=False)
         if ref.access == "variant":
             return V("", T.DYNAMIC, True, True, None, (sql_identifier(*self.qualifier, ref.path[0]), ref.path[1]))
         if ref.access == "map":
@@ -145,15 +160,17 @@ class SparkSqlGenerator(SqlComparisons, SqlArithmetic, SqlLogic, NodeVisitor):
         elif conv == "java_value_of":  # a declared type on a string property (Binding.property_types)
             return V(java_value_of_sql(sql, ref.type), ref.type, True, True)
         if ref.default is not None:  # a header's value where the message has none (Rules.header)
-            return V(f"coalesce({sql}, {self.visit_Literal(n.Literal(ref.default, ref.type)).sql})", ref.type, False, True)
-        return V(sql, ref.type, True, True)
+            return V(f"coalesce({sql}, {self.visit_Literal(n.Literal(ref.default, ref.type), mark=False).sql})",
+                     ref.type, False, True)
+        plain = ref.access == "column" and len(ref.path) == 1 and conv is None and not self.qualifier
+        return V(sql, ref.type, True, True, column=ref.path[0] if plain else None)
 
     # -- sharing: the SQL stays linear in the selector's size --------------------------------------
     def _is_leaf(self, v: V) -> bool:
         """A constant, a column read, or any operand of at most `_SHARE_ABOVE` characters: a guard
         may repeat it (a bounded size per node keeps the SQL within a constant factor of linear,
         and the plain repetition keeps whole-stage codegen, which a lambda loses)."""
-        return (v.is_const or len(v.sql) <= _SHARE_ABOVE
+        return (v.is_const or clean_length(v.sql) <= _SHARE_ABOVE
                 or any(v.sql == e.sql for e in self.env.values()))
 
     def _let_name(self) -> str:
@@ -180,16 +197,18 @@ class SparkSqlGenerator(SqlComparisons, SqlArithmetic, SqlLogic, NodeVisitor):
                 continue
             name = self._let_name()
             binds.append((name, v))
-            args.append(v._replace(sql=name, atomic=True))
+            args.append(V(name, v.branch_type, v.nullable, True, v.lit, v.variant, v.bound))
         out = make(*args)
         sql = out.sql
         for name, v in reversed(binds):
             uses = len(re.findall(rf"\b{name}\b", sql))
             if uses > 1:
+                self.lambdas = True
                 sql = f"transform(array({v.sql}), {name} -> {sql})[0]"
             elif uses == 1:
                 sql = re.sub(rf"\b{name}\b", lambda _m, text=v.op(): text, sql)
-        return out if sql == out.sql else out._replace(sql=sql, atomic=True)
+        # the text changed: what `conj` / `form` said of it no longer holds
+        return out if sql == out.sql else out._replace(sql=sql, atomic=True, conj=None, form=None)
 
     # -- truth ----------------------------------------------------------------------------------
     def combine(self, node, parts: list) -> V:
@@ -282,8 +301,9 @@ class SparkSqlGenerator(SqlComparisons, SqlArithmetic, SqlLogic, NodeVisitor):
         return bool_v(f"CASE {key_sql} {body} ELSE {branches[-1][1]} END", True, True)
 
     # -- leaves ---------------------------------------------------------------------------------
-    def visit_Literal(self, node) -> V:
-        """A constant: a literal of the selector, or a value `lowering.lower` folded."""
+    def visit_Literal(self, node, mark: bool = True) -> V:
+        """A constant: a literal of the selector, or a value `lowering.lower` folded; marked as a
+        slot (`literal`) unless ``mark`` is False."""
         t, v = node.type, node.value
         if t is T.NULL:
             return SQL_NULL
@@ -292,10 +312,48 @@ class SparkSqlGenerator(SqlComparisons, SqlArithmetic, SqlLogic, NodeVisitor):
         if t is T.BOOLEAN:
             return SQL_TRUE if v else SQL_FALSE
         if t.is_exact:
-            return V(exact_literal(v), t, False, True, v)
+            return self.literal(V(exact_literal(v), t, False, True, v), mark)
         if t.is_approximate:
-            return V(double_literal(v), T.DOUBLE if t is T.DOUBLE else t, False, True, float(v))
-        return V(sql_string(v), T.STRING, False, True, v)
+            return self.literal(V(double_literal(v), T.DOUBLE if t is T.DOUBLE else t, False, True, float(v)), mark)
+        return self.literal(V(sql_string(v), T.STRING, False, True, v), mark)
+
+    # -- marks: what `fragment.Fragment` reads back as data --------------------------------------
+    def literal(self, v: V, mark: bool = True) -> V:
+        """The constant ``v`` marked as a slot: a plain literal of one Spark type (INT, BIGINT,
+        DOUBLE, STRING) that a value of that type could replace. NaN, the infinities, -0.0 and
+        ``Long.MIN_VALUE`` are written as casts or signs: they stay text."""
+        value = v.lit
+        if not (mark and self.marking) or len(self.slots) > _MAX_SLOTS:
+            return v
+        if isinstance(value, str):
+            spark = "STRING"
+        elif isinstance(value, float):
+            if math.isnan(value) or math.isinf(value) or (value == 0 and math.copysign(1.0, value) < 0):
+                return v
+            spark = "DOUBLE"
+        elif INT_MIN <= value <= INT_MAX:
+            spark = "INT"
+        elif value > LONG_MIN:
+            spark = "BIGINT"
+        else:
+            return v
+        self.slots.append((spark, value))
+        return v._replace(sql=mark_literal(v.sql, len(self.slots) - 1), slot=len(self.slots) - 1)
+
+    def cast(self, v: V, vt: JmsType, t: JmsType) -> str:
+        """`render.cast`, keeping a constant a slot when it is rewritten as a DOUBLE literal."""
+        out = cast(v, vt, t)
+        if v.slot is None or out == v.op() or not (v.is_const and t is T.DOUBLE):
+            return out
+        return self.literal(V(out, T.DOUBLE, False, True, float(v.lit))).sql
+
+    def use(self, column_v: V, *slots: V) -> str:
+        """``column_v``'s text marked as a column use compared with the literal slots ``slots``
+        (a plain STRING column as a whole operand of ``=``, ``<>`` or ``IN``), when it is one."""
+        if column_v.column is None or not self.marking or any(s.slot is None for s in slots):
+            return column_v.op()
+        self.uses.append((column_v.column, tuple(s.slot for s in slots)))
+        return mark_column(column_v.op(), len(self.uses) - 1)
 
     def visit_Identifier(self, node) -> V:
         return self.env[node.name]

@@ -74,6 +74,12 @@ class V(NamedTuple):
     reads a VARIANT property, whose type is fixed per branch of `SparkSqlGenerator._expand`, or
     a function's value — in one place, `SparkSqlGenerator._branch_types` (`test_design` keeps it so).
 
+    The rest records what the text is made of, for `fragment.Fragment`: ``slot`` (the id of a
+    literal the generator marked, `fragment.mark_literal`), ``column`` (the column a plain
+    top-level column read names), ``conj`` (the operands an AND chain joins: the text is ``(`` +
+    their texts joined by `` AND `` + ``)``) and ``form`` (a bound ``(column, value SQL, operator)``:
+    the text is exactly ``<value SQL> <operator> <one marked literal>``).
+
     Immutable (a named tuple: the generator makes a few dozen per selector, and a tuple is
     built in one step where a frozen dataclass sets each field apart); `_replace` gives a
     changed copy."""
@@ -85,6 +91,10 @@ class V(NamedTuple):
     lit: object = None  # the Python value of a constant (None: not a constant)
     variant: "tuple | None" = None  # (column sql, key) of a VARIANT property
     bound: "int | None" = None  # largest |value| of an exact expression, when smaller than its type's
+    slot: "int | None" = None
+    column: "str | None" = None
+    conj: "tuple | None" = None
+    form: "tuple | None" = None
 
     def magnitude(self, t: JmsType) -> int:
         """An upper bound of ``|value|`` for an exact numeric of static type ``t`` (what overflow
@@ -148,7 +158,8 @@ def and_(parts) -> V:
         return SQL_TRUE
     if len(parts) == 1:
         return parts[0]
-    return bool_v("(" + " AND ".join(p.sql for p in parts) + ")", any(p.nullable for p in parts), True)
+    return V("(" + " AND ".join(p.sql for p in parts) + ")", T.BOOLEAN, any(p.nullable for p in parts), True,
+             conj=tuple(parts))
 
 
 def or_(parts) -> V:
