@@ -440,7 +440,7 @@ def main(argv=None, spark=None) -> dict:
 
 def _plan_route(messages, subs, mode, dialect) -> "tuple":
     """(DataFrame, planning seconds by phase) of one route call."""
-    from jms_selector_spark.spark.routing import route
+    from jms_selector_spark.spark.route_main import route
 
     t0 = time.perf_counter()
     df = route(messages, subs, mode=mode, dialect=dialect)
@@ -640,7 +640,7 @@ def _split_subs(subs, schema, dialect):
     """``(native [(subscription, SQL)], fallback [subscription])``, planned as `route` plans them
     (`hybrid.plan_subscriptions`: each distinct selector once, cached); invalid ones are left out."""
     from jms_selector_spark.spark.hybrid import plan_subscriptions
-    from jms_selector_spark.spark.routing import Subscription
+    from jms_selector_spark.spark.route_main import Subscription
 
     native, fallback, _ = plan_subscriptions([Subscription(name, sel) for name, sel in subs], schema, dialect)
     return native, fallback

@@ -43,7 +43,7 @@ from .compiler import Compiled, compile_selector, explain_filter, selector_to_sq
 from .spark.filtering import jms_filter, selector_to_column
 from .spark.migration import MigrationReport, SubscriptionChange, migration_report
 from .spark.route_plan import explain_routing
-from .spark.routing import Subscription, route, route_report, routing_rules, subscription_errors
+from .spark.route_main import Subscription, route, route_report, routing_rules, subscription_errors
 from .spark.sql_functions import register, register_route, register_selector, selector_columns
 
 __all__ = [

@@ -163,7 +163,7 @@ def migration_report(messages, subscriptions, from_dialect: "str | Dialect", to_
     from pyspark.sql import functions as F
 
     from .route_plan import matching_names
-    from .routing import _has_collisions, _hide_collisions, _q, _time_sql, _window_sql
+    from .route_main import _has_collisions, _hide_collisions, _q, _time_sql, _window_sql
 
     old, new = get_dialect(from_dialect), get_dialect(to_dialect)
     subs = normalize_subscriptions(subscriptions)

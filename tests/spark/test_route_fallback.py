@@ -20,7 +20,7 @@ from jms_selector_spark.language.dialects import get_dialect
 from jms_selector_spark.spark.hybrid import plan_subscriptions
 from jms_selector_spark.spark.route_fallback import split_fallback
 from jms_selector_spark.spark.route_plan import explain_routing, matching_names, tag_matches
-from jms_selector_spark.spark.routing import Subscription, route
+from jms_selector_spark.spark.route_main import Subscription, route
 
 from conftest import sql_conf
 from routed import assert_routed

@@ -11,7 +11,7 @@ from jms_selector_spark.language.dialects import get_dialect
 from jms_selector_spark.spark import route_merge
 from jms_selector_spark.spark.route_plan import plan_routing, single_case_sql, tag_matches
 from jms_selector_spark.spark.route_templates import _distinct, plan_templates, shared, template_sql
-from jms_selector_spark.spark.routing import Subscription, route
+from jms_selector_spark.spark.route_main import Subscription, route
 
 from conftest import sql_conf
 from routed import assert_routed

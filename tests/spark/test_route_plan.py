@@ -17,7 +17,7 @@ from jms_selector_spark.language.errors import SelectorError, UnsupportedSelecto
 from jms_selector_spark.language.dialects import get_dialect
 from jms_selector_spark.spark.route_plan import (GUARD_MAX_CASES, JIT_CASES, JIT_SQL_CHARS, explain_routing, matching_names, plan_routing,
                                           plan_sql, single_case_sql, tag_matches)
-from jms_selector_spark.spark.routing import Subscription, route
+from jms_selector_spark.spark.route_main import Subscription, route
 
 from conftest import sql_conf
 

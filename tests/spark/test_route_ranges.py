@@ -12,7 +12,7 @@ from jms_selector_spark.language.dialects import get_dialect
 from jms_selector_spark.spark import route_ranges
 from jms_selector_spark.spark.route_plan import explain_routing, plan_routing, single_case_sql, tag_matches
 from jms_selector_spark.spark.route_templates import plan_templates, shared
-from jms_selector_spark.spark.routing import Subscription
+from jms_selector_spark.spark.route_main import Subscription
 
 from conftest import sql_conf
 from test_route_plan import _split

@@ -174,7 +174,7 @@ def test_the_import_scan_sees_imports():
     assert {"frontend.lexer", "frontend.nodes", "semantics.dialects"} <= _imports(PACKAGE / "frontend/parser.py",
                                                                                  "frontend/parser.py")
     assert "backends.spark_sql" in _imports(PACKAGE / "spark/hybrid.py", "spark/hybrid.py")
-    assert _layer("spark.routing") > _layer("backends.udf") > _layer("binder") > _layer("frontend.nodes")
+    assert _layer("spark.route_main") > _layer("backends.udf") > _layer("binder") > _layer("frontend.nodes")
 
 
 #: The one module that decides native vs fallback (issue #12).

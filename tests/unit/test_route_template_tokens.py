@@ -60,7 +60,7 @@ def _plan(selectors, schema):
     from jms_selector_spark.binder import Binding
     from jms_selector_spark.language.dialects import get_dialect
     from jms_selector_spark.spark.route_templates import plan_templates
-    from jms_selector_spark.spark.routing import Subscription
+    from jms_selector_spark.spark.route_main import Subscription
 
     native = [(Subscription(f"s{i}", s), selector_to_sql(s, schema)) for i, s in enumerate(selectors)]
     return plan_templates(native, schema, get_dialect("jms"), Binding(), min_templated=2)

@@ -6,7 +6,7 @@ import datetime as dt
 
 import pytest
 
-from jms_selector_spark.spark.routing import (ROUTING_RULES, Subscription, _exclusive_timeline, normalize_subscriptions,
+from jms_selector_spark.spark.route_main import (ROUTING_RULES, Subscription, _exclusive_timeline, normalize_subscriptions,
                                         routing_rules, subscription_errors)
 
 

@@ -9,7 +9,7 @@ marked text into the clean text and the positions of the marks, once per fragmen
 reader needs — Spark type and value of each slot, the column of each use — comes from the tables
 the generator filled, never from reading SQL.
 
-Routing reads these (`spark.routing`): fragments equal but for their slots' values share one
+Routing reads these (`spark.route_main`): fragments equal but for their slots' values share one
 template whose slots become parameters; a column use is compared as a number there; a top-level
 conjunct's span is replaced by TRUE where an index implies it.
 """
