@@ -34,7 +34,7 @@ def main(argv=None) -> int:
     from pyspark.sql import SparkSession
     from pyspark.sql import functions as F
 
-    from jms_selector_spark.spark.route_main import Subscription, route
+    from jms_selector_spark.spark.routing.route import Subscription, route
 
     spark = (SparkSession.builder.master("local[2]").appName("bench_rotation")
              .config("spark.ui.enabled", "false").config("spark.sql.shuffle.partitions", "4")

@@ -440,7 +440,7 @@ def main(argv=None, spark=None) -> dict:
 
 def _plan_route(messages, subs, mode, dialect) -> "tuple":
     """(DataFrame, planning seconds by phase) of one route call."""
-    from jms_selector_spark.spark.route_main import route
+    from jms_selector_spark.spark.routing.route import route
 
     t0 = time.perf_counter()
     df = route(messages, subs, mode=mode, dialect=dialect)
@@ -639,8 +639,8 @@ _LIMIT = "spark.sql.codegen.hugeMethodLimit"
 def _split_subs(subs, schema, dialect):
     """``(native [(subscription, SQL)], fallback [subscription])``, planned as `route` plans them
     (`hybrid.plan_subscriptions`: each distinct selector once, cached); invalid ones are left out."""
-    from jms_selector_spark.spark.hybrid import plan_subscriptions
-    from jms_selector_spark.spark.route_main import Subscription
+    from jms_selector_spark.spark.routing.estate import plan_subscriptions
+    from jms_selector_spark.spark.routing.route import Subscription
 
     native, fallback, _ = plan_subscriptions([Subscription(name, sel) for name, sel in subs], schema, dialect)
     return native, fallback
@@ -658,7 +658,7 @@ def routed_df(messages, subs, plan: str, dialect: str = "jms", *, output: bool =
     from pyspark.sql import functions as F
 
     from jms_selector_spark.language.dialects import get_dialect
-    from jms_selector_spark.spark.route_plan import plan_routing, single_case_sql, tag_matches
+    from jms_selector_spark.spark.routing.index import plan_routing, single_case_sql, tag_matches
 
     if plan == "floor":
         return floor_df(messages, subs, names_per_message, output=output)
@@ -667,7 +667,7 @@ def routed_df(messages, subs, plan: str, dialect: str = "jms", *, output: bool =
     cols = [F.col("`" + c.replace("`", "``") + "`") for c in messages.columns]
     if plan == "indexed-lambda":
         # one lambda per template, not merged per index (the templates' evaluation before route_merge)
-        from jms_selector_spark.spark import route_merge
+        from jms_selector_spark.spark.routing import merge as route_merge
 
         old, route_merge.MERGE = route_merge.MERGE, False
         try:
@@ -843,10 +843,10 @@ def run_matrix(spark, args, data_dir: Path, results_path: Path) -> dict:
         else:
             fingerprints[key] = fp
         from jms_selector_spark.language.dialects import get_dialect
-        from jms_selector_spark.spark.route_plan import plan_routing
+        from jms_selector_spark.spark.routing.index import plan_routing
 
         from jms_selector_spark.binder import Binding
-        from jms_selector_spark.spark.route_templates import plan_templates
+        from jms_selector_spark.spark.routing.templates import plan_templates
 
         native, fallback = _split_subs(subs, messages.schema, get_dialect("jms"))
         tp = plan_templates(native, messages.schema, get_dialect("jms"), Binding()) if plan.startswith("indexed") else None

@@ -75,7 +75,7 @@ def compile_times(spark, plan) -> dict:
 def plan_and_compile(spark, messages, subs) -> tuple:
     """``(DataFrame, {phase: seconds, ...})`` of the topic routing plan of ``subs``, every phase
     timed apart (module docstring)."""
-    from jms_selector_spark.spark import hybrid
+    from jms_selector_spark.spark.routing import estate as hybrid
 
     hybrid.bound_selector.cache_clear()
     hybrid.planned_selector.cache_clear()

@@ -160,7 +160,7 @@ def selector_variants(spark, df, view: str, label: str, selector: str) -> dict:
     from jms_selector_spark import parse, register_selector
     from jms_selector_spark.backends.udf import match_udf, selector_udf, source_args, source_struct
     from jms_selector_spark.binder import Binding
-    from jms_selector_spark.spark.hybrid import Plan
+    from jms_selector_spark.spark.routing.estate import Plan
     from jms_selector_spark.spark.sql_functions import _create_function
 
     cols = selector_columns(selector, df.schema)
@@ -384,7 +384,7 @@ def union_columns(selectors, schema) -> list:
 
 
 def run_xjoin(spark, data_dir, args, cpu) -> dict:
-    from jms_selector_spark.spark.route_main import route
+    from jms_selector_spark.spark.routing.route import route
 
     print(f"\n[xjoin] {args.subs} subscriptions x {args.xjoin_rows:,} messages")
     path = bn.ensure_archive(spark, data_dir, args.xjoin_rows, args.seed, args.xjoin_files)
@@ -536,7 +536,7 @@ def main(argv=None, spark=None) -> dict:
     own = spark is None
     if own:
         spark = br.session(args.driver_memory, "jms-bench-udf")
-    routing_log = logging.getLogger("jms_selector_spark.spark.route_main")
+    routing_log = logging.getLogger("jms_selector_spark.spark.routing.route")
     old_level = routing_log.level
     routing_log.setLevel(logging.ERROR)  # the xjoin's invalid selectors and codegen advice: reported here instead
     try:

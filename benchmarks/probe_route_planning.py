@@ -52,7 +52,7 @@ def archive_schema():
 
 def clear_caches() -> None:
     from jms_selector_spark.frontend import selector
-    from jms_selector_spark.spark import hybrid, route_plan
+    from jms_selector_spark.spark.routing import estate as hybrid, index as route_plan
 
     for f in (hybrid.bound_selector, hybrid.planned_selector, selector._parse_cached, route_plan._access_candidates):
         f.cache_clear()
@@ -60,10 +60,10 @@ def clear_caches() -> None:
 
 def plan_phases(subs, schema, dialect, binding) -> tuple:
     """(CPU seconds per phase, signature of the plan)."""
-    from jms_selector_spark.spark.hybrid import plan_subscriptions
-    from jms_selector_spark.spark.route_plan import plan_routing, plan_sql
-    from jms_selector_spark.spark.route_templates import plan_templates, template_sql
-    from jms_selector_spark.spark.subscriptions import normalize_subscriptions
+    from jms_selector_spark.spark.routing.estate import plan_subscriptions
+    from jms_selector_spark.spark.routing.index import plan_routing, plan_sql
+    from jms_selector_spark.spark.routing.templates import plan_templates, template_sql
+    from jms_selector_spark.spark.routing.subscriptions import normalize_subscriptions
 
     t = [time.process_time()]
     native, fallback, _ = plan_subscriptions(normalize_subscriptions(subs), schema, dialect, binding)

@@ -41,7 +41,7 @@ def windows(n: int, seed: int = 5) -> list:
 
 def compare(spark, messages, subs, reps: int) -> dict:
     """{"on": {...}, "off": {...}, "off / on cpu": ratio}: the topic pass with and without buckets."""
-    from jms_selector_spark.spark import route_ranges
+    from jms_selector_spark.spark.routing import ranges as route_ranges
 
     dfs = {}
     for on in (True, False):
@@ -74,7 +74,7 @@ def main(argv=None, spark=None) -> dict:
     ap.add_argument("--windows", default="100,1000", help="numbers of time-window subscriptions")
     ap.add_argument("--realistic", type=int, default=1000, help="subscriptions of the realistic estate (0: none)")
     args = ap.parse_args(argv)
-    from jms_selector_spark.spark.route_plan import explain_routing
+    from jms_selector_spark.spark.routing.index import explain_routing
 
     spark, own, messages = br.probe_archive(args, spark, "probe_route_ranges")
     estates = {f"{n} windows": windows(n) for n in (int(x) for x in args.windows.split(",") if x)}

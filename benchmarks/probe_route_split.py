@@ -24,9 +24,9 @@ from pyspark.sql import SparkSession, functions as F
 import jms_selector_spark as jss
 from jms_selector_spark.backends.udf import routing_udf, source_args
 from jms_selector_spark.binder import Binding
-from jms_selector_spark.spark.route_fallback import fallback_matches, split_fallback
-from jms_selector_spark.spark.route_plan import access_candidates
-from jms_selector_spark.spark.subscriptions import Subscription
+from jms_selector_spark.spark.routing.fallback import fallback_matches, split_fallback
+from jms_selector_spark.spark.routing.index import access_candidates
+from jms_selector_spark.spark.routing.subscriptions import Subscription
 
 AMQ = jss.ACTIVEMQ
 TYPES = ("car", "bus", "bike", "truck", "van")

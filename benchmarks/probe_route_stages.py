@@ -57,8 +57,8 @@ def stages(messages, subs, k: int, unguarded: bool = False) -> dict:
 
     from jms_selector_spark.backends.sql.render import sql_identifier
     from jms_selector_spark.language.dialects import get_dialect
-    from jms_selector_spark.spark import route_plan
-    from jms_selector_spark.spark.route_plan import plan_routing, single_case_sql, tag_matches
+    from jms_selector_spark.spark.routing import index as route_plan
+    from jms_selector_spark.spark.routing.index import plan_routing, single_case_sql, tag_matches
 
     d = get_dialect("jms")
     cols = [F.col("`" + c.replace("`", "``") + "`") for c in messages.columns]

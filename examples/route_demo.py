@@ -74,7 +74,7 @@ SUBSCRIPTIONS = [
 def how_it_runs(selector: str, schema, dialect: str) -> str:
     """``native``, ``fallback`` or ``hybrid (k native + m fallback)``, from `plan_filter`."""
     from jms_selector_spark import parse
-    from jms_selector_spark.spark.hybrid import plan_filter
+    from jms_selector_spark.spark.routing.estate import plan_filter
 
     plan = plan_filter(parse(selector, dialect=dialect), schema)
     kinds = [leaf.kind for leaf in plan.leaves()]

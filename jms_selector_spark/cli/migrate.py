@@ -102,7 +102,7 @@ def _cmd_compare(args) -> int:
 def _cmd_report(args) -> int:
     from pyspark.sql import SparkSession
 
-    from ..spark.migration import migration_report
+    from ..spark.routing.migration import migration_report
 
     subs = read_subscriptions(args.subscriptions, args.subscriptions_format)
     spark = SparkSession.getActiveSession() or SparkSession.builder.master(args.master).appName(

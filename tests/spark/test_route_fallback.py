@@ -17,10 +17,10 @@ import pytest
 import jms_selector_spark as jss
 from jms_selector_spark.binder import Binding
 from jms_selector_spark.language.dialects import get_dialect
-from jms_selector_spark.spark.hybrid import plan_subscriptions
-from jms_selector_spark.spark.route_fallback import split_fallback
-from jms_selector_spark.spark.route_plan import explain_routing, matching_names, tag_matches
-from jms_selector_spark.spark.route_main import Subscription, route
+from jms_selector_spark.spark.routing.estate import plan_subscriptions
+from jms_selector_spark.spark.routing.fallback import split_fallback
+from jms_selector_spark.spark.routing.index import explain_routing, matching_names, tag_matches
+from jms_selector_spark.spark.routing.route import Subscription, route
 
 from conftest import sql_conf
 from routed import assert_routed

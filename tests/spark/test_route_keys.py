@@ -13,10 +13,10 @@ import pytest
 import jms_selector_spark as jss
 from jms_selector_spark.binder import Binding
 from jms_selector_spark.language.dialects import get_dialect
-from jms_selector_spark.spark import route_keys
-from jms_selector_spark.spark.route_plan import matching_names, tag_matches
-from jms_selector_spark.spark.route_templates import lookup_sql, plan_templates
-from jms_selector_spark.spark.route_main import Subscription
+from jms_selector_spark.spark.routing import keys as route_keys
+from jms_selector_spark.spark.routing.index import matching_names, tag_matches
+from jms_selector_spark.spark.routing.templates import lookup_sql, plan_templates
+from jms_selector_spark.spark.routing.route import Subscription
 
 from conftest import sql_conf
 from test_route_plan import _q, _split

@@ -12,9 +12,9 @@ import pytest
 import jms_selector_spark as jss
 from jms_selector_spark.binder import Binding
 from jms_selector_spark.language.dialects import get_dialect
-from jms_selector_spark.spark.route_plan import explain_routing, matching_names, tag_matches
-from jms_selector_spark.spark.route_templates import plan_templates, shared
-from jms_selector_spark.spark.route_main import Subscription, route
+from jms_selector_spark.spark.routing.index import explain_routing, matching_names, tag_matches
+from jms_selector_spark.spark.routing.templates import plan_templates, shared
+from jms_selector_spark.spark.routing.route import Subscription, route
 
 from conftest import sql_conf
 from routed import assert_routed

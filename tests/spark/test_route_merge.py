@@ -8,10 +8,10 @@ import pytest
 
 from jms_selector_spark.binder import Binding
 from jms_selector_spark.language.dialects import get_dialect
-from jms_selector_spark.spark import route_merge
-from jms_selector_spark.spark.route_plan import plan_routing, single_case_sql, tag_matches
-from jms_selector_spark.spark.route_templates import _distinct, plan_templates, shared, template_sql
-from jms_selector_spark.spark.route_main import Subscription, route
+from jms_selector_spark.spark.routing import merge as route_merge
+from jms_selector_spark.spark.routing.index import plan_routing, single_case_sql, tag_matches
+from jms_selector_spark.spark.routing.templates import _distinct, plan_templates, shared, template_sql
+from jms_selector_spark.spark.routing.route import Subscription, route
 
 from conftest import sql_conf
 from routed import assert_routed

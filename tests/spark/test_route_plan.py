@@ -15,9 +15,8 @@ from jms_selector_spark.compiler import selector_to_sql
 from jms_selector_spark.binder import Binding
 from jms_selector_spark.language.errors import SelectorError, UnsupportedSelectorError
 from jms_selector_spark.language.dialects import get_dialect
-from jms_selector_spark.spark.route_plan import (GUARD_MAX_CASES, JIT_CASES, JIT_SQL_CHARS, explain_routing, matching_names, plan_routing,
-                                          plan_sql, single_case_sql, tag_matches)
-from jms_selector_spark.spark.route_main import Subscription, route
+from jms_selector_spark.spark.routing.index import (GUARD_MAX_CASES, JIT_CASES, JIT_SQL_CHARS, explain_routing, matching_names, plan_routing, plan_sql, single_case_sql, tag_matches)
+from jms_selector_spark.spark.routing.route import Subscription, route
 
 from conftest import sql_conf
 
@@ -173,7 +172,7 @@ def test_small_plans_stay_jit_able(spark, messages):
     from pyspark.sql import functions as F
 
     from jms_selector_spark.backends.sql.render import sql_string
-    from jms_selector_spark.spark.route_merge import own_parts
+    from jms_selector_spark.spark.routing.merge import own_parts
 
     from test_route_merge import _codegen
 

@@ -9,10 +9,10 @@ import pytest
 
 from jms_selector_spark.binder import Binding
 from jms_selector_spark.language.dialects import get_dialect
-from jms_selector_spark.spark import route_ranges
-from jms_selector_spark.spark.route_plan import explain_routing, plan_routing, single_case_sql, tag_matches
-from jms_selector_spark.spark.route_templates import plan_templates, shared
-from jms_selector_spark.spark.route_main import Subscription
+from jms_selector_spark.spark.routing import ranges as route_ranges
+from jms_selector_spark.spark.routing.index import explain_routing, plan_routing, single_case_sql, tag_matches
+from jms_selector_spark.spark.routing.templates import plan_templates, shared
+from jms_selector_spark.spark.routing.route import Subscription
 
 from conftest import sql_conf
 from test_route_plan import _split

@@ -10,9 +10,9 @@ import pytest
 
 from jms_selector_spark.binder import Binding
 from jms_selector_spark.language.dialects import get_dialect
-from jms_selector_spark.spark.route_plan import explain_routing, plan_routing, single_case_sql, tag_matches
-from jms_selector_spark.spark.route_templates import plan_templates
-from jms_selector_spark.spark.route_main import Subscription, route
+from jms_selector_spark.spark.routing.index import explain_routing, plan_routing, single_case_sql, tag_matches
+from jms_selector_spark.spark.routing.templates import plan_templates
+from jms_selector_spark.spark.routing.route import Subscription, route
 
 from conftest import sql_conf
 from routed import assert_routed
@@ -123,7 +123,7 @@ def test_route_topic_and_queue_with_templates(spark, messages):
 
 
 def test_templates_with_fallback_subscriptions_in_one_scan(spark, messages):
-    from jms_selector_spark.spark.route_plan import matching_names
+    from jms_selector_spark.spark.routing.index import matching_names
 
     d = get_dialect("activemq")
     subs = _subscriptions(100, seed=8) + [Subscription("fb1", "JMSType = 'car' AND INLIST(SPLIT(color, ' '), 'red')")]
@@ -151,7 +151,7 @@ def test_index_is_a_constant_map_lookup_not_a_join(spark, messages):
     names with quotes, non-ASCII and the empty string are found, ANSI on and off."""
     from pyspark.sql import functions as F
 
-    from jms_selector_spark.spark.route_templates import lookup_sql
+    from jms_selector_spark.spark.routing.templates import lookup_sql
 
     d = get_dialect("jms")
     rng = random.Random(5)  # + subscriptions indexed on a pair of values

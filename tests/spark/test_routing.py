@@ -7,8 +7,7 @@ import collections
 import pytest
 
 import jms_selector_spark as jss
-from jms_selector_spark.spark.route_main import (Subscription, normalize_subscriptions, route, route_report, routing_rules,
-                                        subscription_errors)
+from jms_selector_spark.spark.routing.route import (Subscription, normalize_subscriptions, route, route_report, routing_rules, subscription_errors)
 
 pytestmark = pytest.mark.spark
 
@@ -214,7 +213,7 @@ def test_invalid_selectors_are_reported_and_the_rest_still_route(messages, caplo
     errors = subscription_errors(subs)
     assert set(errors) == {"broken", "typo"}
     assert "line 1, column 20" in errors["broken"] and "^^^" in errors["broken"]
-    with caplog.at_level("WARNING", logger="jms_selector_spark.spark.route_main"):
+    with caplog.at_level("WARNING", logger="jms_selector_spark.spark.routing.route"):
         out = route(messages, subs, mode="queue")
     assert "broken" in caplog.text and "typo" in caplog.text
     assert out.count() == len(ROWS)

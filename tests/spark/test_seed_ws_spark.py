@@ -153,7 +153,7 @@ def test_wso2_and_or_fall_back_as_a_whole(spark):
     not joined with Spark's Kleene operators: the whole AND/OR runs in the vectorized UDF."""
     from pyspark.sql import types as st
 
-    from jms_selector_spark.spark.hybrid import plan_filter
+    from jms_selector_spark.spark.routing.estate import plan_filter
 
     schema = st.StructType([st.StructField("s", st.StringType()), st.StructField("d", st.DoubleType()),
                             st.StructField("row_id", st.IntegerType())])

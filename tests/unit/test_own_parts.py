@@ -8,10 +8,10 @@ import random
 from jms_selector_spark.compiler import selector_to_sql
 from jms_selector_spark.backends.sql.render import sql_string
 from jms_selector_spark.language.dialects import get_dialect
-from jms_selector_spark.spark import route_merge
-from jms_selector_spark.spark.route_merge import PART_CHARS, own_parts
-from jms_selector_spark.spark.route_plan import GUARD_MAX_CASES, plan_routing, plan_sql
-from jms_selector_spark.spark.route_main import Subscription
+from jms_selector_spark.spark.routing import merge as route_merge
+from jms_selector_spark.spark.routing.merge import PART_CHARS, own_parts
+from jms_selector_spark.spark.routing.index import GUARD_MAX_CASES, plan_routing, plan_sql
+from jms_selector_spark.spark.routing.route import Subscription
 
 SCHEMA = {"JMSType": "string", "weight": "long", "color": "string", "region": "string"}
 D = get_dialect("jms")

@@ -21,10 +21,10 @@ from jms_selector_spark.binder import Binding, bind, to_schema
 from jms_selector_spark.language.schema import DataType, Field, Schema
 from jms_selector_spark.language.types import JmsType
 from jms_selector_spark.compiler import compile_selector
-from jms_selector_spark.spark.hybrid import plan_subscriptions
-from jms_selector_spark.spark.route_plan import explain_routing
+from jms_selector_spark.spark.routing.estate import plan_subscriptions
+from jms_selector_spark.spark.routing.index import explain_routing
 from jms_selector_spark.spark.sql_functions import register_selector, selector_columns
-from jms_selector_spark.spark.subscriptions import normalize_subscriptions
+from jms_selector_spark.spark.routing.subscriptions import normalize_subscriptions
 
 SCHEMA = {"JMSType": "string", "s": "string", "weight": "long", "ratio": "double"}
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import bisect
 import random
 
-from jms_selector_spark.spark import route_ranges as rr
+from jms_selector_spark.spark.routing import ranges as rr
 
 NUM = frozenset({"`price`", "`w`", "`ts`"})
 

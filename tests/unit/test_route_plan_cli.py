@@ -4,7 +4,7 @@ from __future__ import annotations
 from jms_selector_spark.binder import Binding
 from jms_selector_spark.cli.commands import main
 from jms_selector_spark.language.dialects import get_dialect
-from jms_selector_spark.spark.route_plan import access_candidates, explain_routing
+from jms_selector_spark.spark.routing.index import access_candidates, explain_routing
 
 SCHEMA = {"JMSType": "string", "weight": "long", "color": "string", "region": "string", "code": "string"}
 

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from jms_selector_spark.compiler import selector_to_sql
-from jms_selector_spark.spark.route_templates import template
+from jms_selector_spark.spark.routing.templates import template
 
 SCHEMA = {"JMSType": "STRING", "weight": "LONG", "price": "DOUBLE", "qty": "INT", "code": "STRING"}
 
@@ -44,7 +44,7 @@ def test_a_template_writes_back_the_fragment():
 # -- route_sql: conjuncts of the SQL text (#16: access predicates without a second parse, implied conjuncts)
 
 def test_conjunct_spans_split_only_a_top_level_and_chain():
-    from jms_selector_spark.spark.route_sql import conjunct_spans
+    from jms_selector_spark.spark.routing.sqltext import conjunct_spans
 
     text = "(`a` = __jmsP0__ AND (`b` > 1 OR `c` IS NULL) AND `d` IN (__jmsP1__, __jmsP2__))"
     assert [text[a:b] for a, b in conjunct_spans(text)] == [
@@ -59,8 +59,8 @@ def _plan(selectors, schema):
     from jms_selector_spark.compiler import selector_to_sql
     from jms_selector_spark.binder import Binding
     from jms_selector_spark.language.dialects import get_dialect
-    from jms_selector_spark.spark.route_templates import plan_templates
-    from jms_selector_spark.spark.route_main import Subscription
+    from jms_selector_spark.spark.routing.templates import plan_templates
+    from jms_selector_spark.spark.routing.route import Subscription
 
     native = [(Subscription(f"s{i}", s), selector_to_sql(s, schema)) for i, s in enumerate(selectors)]
     return plan_templates(native, schema, get_dialect("jms"), Binding(), min_templated=2)
@@ -80,7 +80,7 @@ def test_access_predicates_read_from_the_sql_and_implied_conjuncts():
 
 
 def test_a_conjunct_is_implied_only_if_every_key_is_among_its_values():
-    from jms_selector_spark.spark.route_sql import implied
+    from jms_selector_spark.spark.routing.sqltext import implied
 
     schema = {"JMSType": "string", "region": "string"}
     # indexed on region (fewer values named); JMSType = p is not implied by the region key
@@ -93,7 +93,7 @@ def test_a_conjunct_is_implied_only_if_every_key_is_among_its_values():
 
 
 def test_each_distinct_fragment_is_tokenised_once_and_duplicates_share_a_template(monkeypatch):
-    from jms_selector_spark.spark import route_templates
+    from jms_selector_spark.spark.routing import templates as route_templates
 
     calls = []
     real = route_templates.template
@@ -123,7 +123,7 @@ def test_a_schema_hashes_as_its_fields_once():
 
 
 def test_a_like_prefix_is_an_access_predicate_only_without_an_equality():
-    from jms_selector_spark.spark.route_sql import implied, like_prefix
+    from jms_selector_spark.spark.routing.sqltext import implied, like_prefix
 
     assert like_prefix("ORD-!!_%x%") == ("ORD-!", "_%x%") and like_prefix("ab!%c%") == ("ab%c", "%")
     assert like_prefix("%x") == ("", "%x") and like_prefix("abc") == ("abc", "")

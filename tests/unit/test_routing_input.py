@@ -6,8 +6,7 @@ import datetime as dt
 
 import pytest
 
-from jms_selector_spark.spark.route_main import (ROUTING_RULES, Subscription, _exclusive_timeline, normalize_subscriptions,
-                                        routing_rules, subscription_errors)
+from jms_selector_spark.spark.routing.route import (ROUTING_RULES, Subscription, _exclusive_timeline, normalize_subscriptions, routing_rules, subscription_errors)
 
 
 def test_a_plain_string_is_refused_not_split_per_character():

@@ -54,7 +54,7 @@ import re
 from dataclasses import dataclass
 from itertools import product
 
-from .route_sql import TOKEN as _TOKEN, conjunct_spans, implied, sql_access, string_columns, trivial as _trivial
+from .sqltext import TOKEN as _TOKEN, conjunct_spans, implied, sql_access, string_columns, trivial as _trivial
 
 __all__ = ["template", "TemplatePlan", "plan_templates", "lookup_sql", "template_sql", "MIN_MEMBERS", "MIN_TEMPLATED"]
 
@@ -222,7 +222,7 @@ class TemplatePlan:
         """Templated candidates evaluated per message (``joined``: instead, those the index alone
         matches, their whole selector implied by it), if every combination of the values the
         subscriptions name is equally frequent."""
-        from .route_ranges import plan_ranges
+        from .ranges import plan_ranges
 
         total = 0.0
         for a in self.accesses:
@@ -271,9 +271,9 @@ def _key_sets(cands, distinct) -> list:
 def plan_templates(native, schema, dialect, binding, *, min_members: int = MIN_MEMBERS,
                    min_templated: int = MIN_TEMPLATED, pairs: bool = True) -> TemplatePlan:
     """Split ``native`` ``[(subscription, fragment)]`` into templates on access values and the rest."""
-    from .route_plan import AccessPredicate, access_candidates
+    from .index import AccessPredicate, access_candidates
 
-    from .route_ranges import numeric_columns
+    from .ranges import numeric_columns
 
     strings, numeric = string_columns(schema), numeric_columns(schema)
     found: dict = {}  # shape key -> its access conjuncts (one look per shape, not per subscription)
@@ -351,7 +351,7 @@ def lookup_sql(access: Access) -> str:
     for a pair, which ``from_json`` reads and Spark folds into a literal."""
     import json
 
-    from ..backends.sql.render import sql_string
+    from ...backends.sql.render import sql_string
 
     tree: dict = {}
     for i, key in enumerate(access.keys, 1):
@@ -378,7 +378,7 @@ def _json_value(v) -> str:
 
 def names_sql(access: Access, js) -> str:
     """A constant ``ARRAY<ARRAY<STRING>>``: per key of ``access`` the members of its templates ``js``."""
-    from ..backends.sql.render import sql_string
+    from ...backends.sql.render import sql_string
 
     by_key: dict = {k: [] for k in access.keys}
     for j in js:
@@ -437,7 +437,7 @@ def candidates_sql(access: Access, j: int, by_key: "dict | None" = None) -> str:
     read by ``from_json``, which Spark folds into a single literal when it optimizes the plan
     (the plan's size does not grow with the members). ``by_key``: `_distinct` of ``(access, j)``
     if the caller has it."""
-    from ..backends.sql.render import sql_string
+    from ...backends.sql.render import sql_string
 
     distinct = _distinct(access, j) if by_key is None else by_key
     many = shared(access, j, distinct)
@@ -463,8 +463,8 @@ def names_sql_of(cands: str, test: str, many: bool) -> str:
 
 def template_sql(access: Access, a: int) -> list:
     """Per template of ``access`` (index number ``a``): SQL of the names of its matching candidates."""
-    from . import route_merge as u
-    from .route_ranges import ranged_sql, template_range
+    from . import merge as u
+    from .ranges import ranged_sql, template_range
 
     out, trivial, rest = [], [], []
     for j, t in enumerate(access.templates):

@@ -19,8 +19,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..language.dialects import Dialect, get_dialect
-from ..language.errors import SelectorError
+from ...language.dialects import Dialect, get_dialect
+from ...language.errors import SelectorError
 from .subscriptions import check_subscriptions, normalize_subscriptions, resolve_rules, subscription_key
 
 __all__ = ["SubscriptionChange", "MigrationReport", "migration_report", "format_report"]
@@ -82,7 +82,7 @@ class MigrationReport:
 
 
 def _cell(v) -> str:
-    from ..analysis.typed_message import format_value
+    from ...analysis.typed_message import format_value
 
     return format_value(v)
 
@@ -115,8 +115,8 @@ def format_report(report: MigrationReport) -> str:
 
 def _side(subs: list, d: Dialect, schema, binding: dict):
     """(native [(sub, SQL)], fallback [sub], {key: error}) of one dialect, as `route` splits them."""
-    from ..binder import Binding
-    from .hybrid import plan_subscriptions
+    from ...binder import Binding
+    from .estate import plan_subscriptions
 
     rules = resolve_rules(None, d)
     ok, errors = check_subscriptions(subs, "topic", rules)
@@ -126,8 +126,8 @@ def _side(subs: list, d: Dialect, schema, binding: dict):
 
 
 def _read_columns(selector, dialects, schema, binding) -> list:
-    from ..binder import Binding, bind
-    from ..parsing import parse
+    from ...binder import Binding, bind
+    from ...parsing import parse
 
     out: dict = {}
     for d in dialects:
@@ -162,8 +162,8 @@ def migration_report(messages, subscriptions, from_dialect: "str | Dialect", to_
     """
     from pyspark.sql import functions as F
 
-    from .route_plan import matching_names
-    from .route_main import _has_collisions, _hide_collisions, _q, _time_sql, _window_sql
+    from .index import matching_names
+    from .route import _has_collisions, _hide_collisions, _q, _time_sql, _window_sql
 
     old, new = get_dialect(from_dialect), get_dialect(to_dialect)
     subs = normalize_subscriptions(subscriptions)
@@ -183,7 +183,7 @@ def migration_report(messages, subscriptions, from_dialect: "str | Dialect", to_
     m_new = matching_names(n_new, f_new, schema, dialect=new, binding=binding)
     windows = [(s, _window_sql(s, "__T__", "topic")) for s in subs]
     if any(w for _, w in windows):  # the messages outside a subscription's window, as route drops them
-        from ..backends.sql.render import sql_string
+        from ...backends.sql.render import sql_string
 
         t = _time_sql(schema, time_column)
         outside = F.expr("array(" + ", ".join(f"CASE WHEN {w.replace('__T__', t)} THEN {sql_string(s.name)} END"

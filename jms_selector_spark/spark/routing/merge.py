@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import re
 
-from .route_sql import EMPTY_NAMES as _EMPTY
+from .sqltext import EMPTY_NAMES as _EMPTY
 
 __all__ = ["MERGE", "OWN_METHODS", "PART_CHARS", "merged_sql", "own_method", "own_methods", "own_parts"]
 
@@ -55,8 +55,8 @@ PART_CHARS = 3000
 def merged_sql(access, a: int, items: list) -> str:
     """One ``filter(...).n`` for the non-shared templates ``items`` ``[(j, _distinct,
     body)]`` of ``access`` (index number ``a``): the names of the candidates whose body is TRUE."""
-    from ..backends.sql.render import sql_string
-    from .route_templates import _SPARK_TYPES, _json_value, names_sql_of
+    from ...backends.sql.render import sql_string
+    from .templates import _SPARK_TYPES, _json_value, names_sql_of
 
     by_key = [[] for _ in access.keys]
     fields, whens = ["t: INT", "n: STRING"], []
@@ -110,7 +110,7 @@ def own_parts(plan) -> "list[str] | None":
     the general subscriptions in runs; small neighbours joined by ``concat``. None when a single
     subscription is longer than that, or the plan has more than `route_plan.GUARD_MAX_CASES`
     CASEs (Spark's own split code is measured faster there)."""
-    from .route_plan import GUARD_MAX_CASES
+    from .index import GUARD_MAX_CASES
 
     if plan.case_count > GUARD_MAX_CASES:
         return None
@@ -119,8 +119,8 @@ def own_parts(plan) -> "list[str] | None":
 
 
 def _node_parts(node, fragments, limit: int) -> "list[str] | None":
-    from ..backends.sql.render import sql_string
-    from .route_plan import _names_sql, _node_sql
+    from ...backends.sql.render import sql_string
+    from .index import _names_sql, _node_sql
 
     out = []
     for g in node.groups:

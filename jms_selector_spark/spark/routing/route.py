@@ -49,7 +49,7 @@ unsubscribed_at`` (R4), t being ``time_column``; a queue consumer can receive an
 is still queued before ``unsubscribed_at`` (queued messages wait for a consumer). A message with
 a NULL time is in every window.
 
-**Versions** (`jms_selector_spark.spark.rebind`): several subscriptions with one name and different
+**Versions** (`jms_selector_spark.spark.routing.versions`): several subscriptions with one name and different
 ``subscribed_at`` are the versions of one subscription, each bound until the next binds. When a
 durable subscriber rebinds with a different selector, the copies it still holds are deleted under
 ``rebind_selector_change="drop"`` (Solace R10, JMS, ActiveMQ): those rows keep their
@@ -84,11 +84,9 @@ from __future__ import annotations
 import logging
 from typing import Iterable
 
-from ..language.dialects import Dialect, get_dialect
-from .rebind import consumed_sql, expand_versions
-from .subscriptions import (OUTCOMES, ROUTING_RULES, RoutingRules, Subscription, check_mode, check_subscriptions,
-                            normalize_subscriptions, resolve_rules, routing_rules, subscription_errors,
-                            subscription_key)
+from ...language.dialects import Dialect, get_dialect
+from .versions import consumed_sql, expand_versions
+from .subscriptions import (OUTCOMES, ROUTING_RULES, RoutingRules, Subscription, check_mode, check_subscriptions, normalize_subscriptions, resolve_rules, routing_rules, subscription_errors, subscription_key)
 
 __all__ = ["Subscription", "RoutingRules", "ROUTING_RULES", "OUTCOMES", "routing_rules", "route",
            "route_report", "subscription_errors", "normalize_subscriptions"]
@@ -96,7 +94,7 @@ __all__ = ["Subscription", "RoutingRules", "ROUTING_RULES", "OUTCOMES", "routing
 log = logging.getLogger(__name__)
 
 def _has_collisions(messages) -> bool:
-    from .collisions import has_collisions
+    from ..collisions import has_collisions
 
     return has_collisions(messages)
 
@@ -104,10 +102,10 @@ def _has_collisions(messages) -> bool:
 def _hide_collisions(messages, readers: list, binding: dict):
     """`collisions.hide_for` of ``readers`` ``[(subscription, dialect)]``: refused keyed by
     ``(subscription name, dialect name)``."""
-    from ..binder import Binding
-    from ..language.schema import to_schema
-    from .collisions import hide_for
-    from .hybrid import compiled_selector
+    from ...binder import Binding
+    from ...language.schema import to_schema
+    from ..collisions import hide_for
+    from .estate import compiled_selector
 
     schema, b = to_schema(messages.schema), Binding.of(**binding)
     compiled = [((s.name, d.name), compiled_selector(s.selector or "", d, schema, b)) for s, d in readers]
@@ -116,7 +114,7 @@ def _hide_collisions(messages, readers: list, binding: dict):
 
 def _restore(routed, original):
     """``routed`` with the message columns `_hide_collisions` renamed given their names back."""
-    from .collisions import restore
+    from ..collisions import restore
 
     return restore(routed, original)
 
@@ -232,7 +230,7 @@ def route(messages, subscriptions, *, mode: str = "topic", dialect: "str | Diale
         The message time compared with ``subscribed_at``/``unsubscribed_at`` (epoch ms or timestamp).
     consumed_column : str, optional
         When each copy was consumed (epoch ms, timestamp, or ``MAP<STRING, time>`` by subscription
-        name; NULL: not consumed): needed for R10 (`jms_selector_spark.spark.rebind`). Without it every
+        name; NULL: not consumed): needed for R10 (`jms_selector_spark.spark.routing.versions`). Without it every
         copy counts as consumed on arrival and no rebind loses any.
     **binding
         ``headers=``, ``properties=``: how the table holds messages (see `selector_to_sql`).
@@ -244,16 +242,16 @@ def route(messages, subscriptions, *, mode: str = "topic", dialect: "str | Diale
 
     Notes
     -----
-    Cost: see `jms_selector_spark.spark.route_plan` (predicate index: per message only the candidate
+    Cost: see `jms_selector_spark.spark.routing.index` (predicate index: per message only the candidate
     subscriptions of its access value are evaluated; code kept JIT-sized under default settings).
     """
     from pyspark.sql import functions as F
     from pyspark.sql import Window
 
-    from ..backends.sql.render import sql_string
-    from ..binder import Binding, to_schema
-    from .hybrid import plan_subscriptions
-    from .route_plan import tag_matches
+    from ...backends.sql.render import sql_string
+    from ...binder import Binding, to_schema
+    from .estate import plan_subscriptions
+    from .index import tag_matches
 
     check_mode(mode)
     d = get_dialect(dialect)
@@ -354,8 +352,8 @@ def route(messages, subscriptions, *, mode: str = "topic", dialect: "str | Diale
 def _refused_by_route(routed, subs: list, d: Dialect, binding: dict) -> dict:
     """{name: error} for the subscriptions `route` refuses on these messages beyond `subscription_errors`:
     a selector that does not bind to their schema, one reading columns Spark cannot tell apart (#17)."""
-    from ..binder import Binding
-    from .hybrid import plan_subscriptions
+    from ...binder import Binding
+    from .estate import plan_subscriptions
 
     cols = routed.columns[:-2]  # the message columns, as `route` gave them back
     messages = routed.toDF(*cols, "__jms_s", "__jms_o").drop("__jms_s", "__jms_o")

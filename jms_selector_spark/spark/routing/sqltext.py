@@ -116,7 +116,7 @@ def implied(t, value_sqls: tuple) -> set:
 
 def string_columns(schema) -> dict:
     """``{SQL of the column: name}`` of the top-level STRING columns (default collation) of ``schema``."""
-    from ..language.schema import to_schema
+    from ...language.schema import to_schema
 
     fields = getattr(schema, "fields", None)
     if fields is not None and type(schema).__module__.startswith("pyspark"):

@@ -3,11 +3,11 @@ from __future__ import annotations
 
 import functools
 
-from ..binder import Binding, check_options
-from ..compiler import compile_bound
-from ..language.errors import SelectorError
-from ..language.schema import to_schema
-from ..parsing import parse
+from ...binder import Binding, check_options
+from ...compiler import compile_bound
+from ...language.errors import SelectorError
+from ...language.schema import to_schema
+from ...parsing import parse
 
 __all__ = ["plan_subscriptions", "compiled_selector", "bound_selector", "split_conjuncts"]
 
@@ -28,7 +28,7 @@ def bound_selector(text: str, dialect, schema, binding: Binding):
 
 def plan_subscriptions(subs, schema, dialect, binding: "Binding | None" = None):
     """``(native [(subscription, SQL)], fallback [subscription], errors [(subscription, text)])``."""
-    from ..binder import warn_unknown_properties
+    from ...binder import warn_unknown_properties
 
     binding = binding or Binding()
     native, fallback, errors = [], [], []

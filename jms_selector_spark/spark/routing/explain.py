@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from .route_plan import GUARD_MAX_CASES, JIT_CASES, JIT_SQL_CHARS, RoutingPlan
+from .index import GUARD_MAX_CASES, JIT_CASES, JIT_SQL_CHARS, RoutingPlan
 
 __all__ = ["format_plan", "format_templates"]
 
@@ -14,7 +14,7 @@ def format_plan(plan: RoutingPlan, *, invalid: Iterable = (), max_values: int = 
     """The text of `route_plan.explain_routing`. ``own``: the session compiles the parts as methods of
     their own (`route_merge.own_methods`: subexpression elimination on, Spark's default); ``schema``:
     the messages' (`format_templates`)."""
-    from .route_merge import own_parts
+    from .merge import own_parts
 
     native = len(plan.fragments)
     invalid = list(invalid)
@@ -65,8 +65,8 @@ def format_plan(plan: RoutingPlan, *, invalid: Iterable = (), max_values: int = 
 def format_templates(plan, schema=None) -> list:
     """Lines for `format_plan`: the templates (`route_templates.TemplatePlan` ``plan``), their indexes,
     candidates per message; given the ``schema``, how the message values are read (`route_keys`)."""
-    from .route_keys import format_keys
-    from .route_ranges import format_ranges
+    from .keys import format_keys
+    from .ranges import format_ranges
 
     count = sum(len(a.templates) for a in plan.accesses)
     lines = [f"  templates: {len(plan.names)} subscriptions in {count} templates (one expression each, whatever "

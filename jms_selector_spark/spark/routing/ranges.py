@@ -37,7 +37,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .route_sql import conjunct_spans
+from .sqltext import conjunct_spans
 
 __all__ = ["Range", "find_range", "plan_range", "plan_ranges", "format_ranges", "template_range", "ranged_sql",
            "bucket_sql", "in_bucket", "numeric_columns", "RANGES", "MAX_BUCKETS", "MAX_SHARE", "MIN_SAVED"]
@@ -60,7 +60,7 @@ _ATOM = re.compile(rf"({_VALUE}) (>=|>|<=|<) __jms_c\.p(\d+)")
 
 def numeric_columns(schema) -> frozenset:
     """SQL (backquoted) of the top-level numeric columns of ``schema`` (never DECIMAL)."""
-    from ..language.schema import to_schema
+    from ...language.schema import to_schema
 
     fields = getattr(schema, "fields", None)
     if fields is None or not type(schema).__module__.startswith("pyspark"):
@@ -155,8 +155,8 @@ def template_range(access, j: int, body: str, distinct: dict) -> "Range | None":
 def ranged_sql(access, a: int, j: int, distinct: dict, many: bool, body: str, rng: Range) -> str:
     """Template ``j``'s ``filter(...)`` over the candidates of the message's key *and*
     bucket (`bucket_sql`): a constant ``ARRAY<ARRAY<ARRAY<STRUCT<…>>>>``, per key, per bucket."""
-    from ..backends.sql.render import sql_string
-    from .route_templates import candidate_json, names_sql_of, struct_sql
+    from ...backends.sql.render import sql_string
+    from .templates import candidate_json, names_sql_of, struct_sql
 
     t = access.templates[j]
     keys = []
@@ -195,7 +195,7 @@ def bucket_sql(rng: Range) -> str:
 
 def plan_ranges(access) -> dict:
     """``{template number: Range}``: the templates of ``access`` that `template_sql` splits by buckets."""
-    from .route_templates import STRIP, _distinct
+    from .templates import STRIP, _distinct
 
     out = {}
     for j, t in enumerate(access.templates):

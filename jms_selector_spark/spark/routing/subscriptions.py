@@ -16,10 +16,10 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Mapping
 
-from ..language.errors import SelectorError
-from ..parsing import parse
-from ..language.dialects import Dialect, get_dialect
-from .rebind import version_errors
+from ...language.errors import SelectorError
+from ...parsing import parse
+from ...language.dialects import Dialect, get_dialect
+from .versions import version_errors
 
 __all__ = ["Subscription", "RoutingRules", "ROUTING_RULES", "OUTCOMES", "KINDS", "TRANSPORTS", "routing_rules",
            "subscription_errors", "normalize_subscriptions",
@@ -118,7 +118,7 @@ class RoutingRules:
     - ``direct_selectors``: a selector on a Direct-transport subscription: ``allowed`` |
       ``refused`` (reported, not created: Solace R13);
     - ``rebind_selector_change``: a durable subscriber rebinds (a new version of the subscription,
-      `jms_selector_spark.spark.rebind`) with a different selector: ``drop`` (the copies it still holds
+      `jms_selector_spark.spark.routing.versions`) with a different selector: ``drop`` (the copies it still holds
       are deleted: Solace R10, JMS, ActiveMQ) | ``keep``.
 
     ``sources`` says where each rule of a built-in set comes from.
@@ -332,7 +332,7 @@ def subscription_errors(subscriptions, *, dialect: "str | Dialect" = "jms", mode
                         routing: "str | RoutingRules | None" = None) -> dict:
     """{subscription name (``#position`` when it has none): error} for the subscriptions `route`
     does not create: invalid selector (with position), NULL/empty name, a name repeated other than
-    as valid versions (`jms_selector_spark.spark.rebind.version_errors`), a selector
+    as valid versions (`jms_selector_spark.spark.routing.versions.version_errors`), a selector
     on Direct transport where the rule set refuses it, a kind that does not fit ``mode``."""
     check_mode(mode)
     d = get_dialect(dialect)

@@ -54,10 +54,10 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass, field
 
-from ..language import nodes as n
-from ..binder import Binding
-from ..language.types import JmsType as T
-from .route_sql import EMPTY_NAMES as _EMPTY
+from ...language import nodes as n
+from ...binder import Binding
+from ...language.types import JmsType as T
+from .sqltext import EMPTY_NAMES as _EMPTY
 
 __all__ = ["AccessPredicate", "RoutingPlan", "plan_routing", "matching_names", "tag_matches", "explain_routing",
            "single_case_sql", "JIT_CASES", "JIT_SQL_CHARS", "GUARD_MAX_CASES"]
@@ -191,7 +191,7 @@ def _string_ref(ref) -> bool:
 
 def access_candidates(selector: str, schema, dialect, binding: Binding) -> list:
     """Every eligible conjunct of ``selector`` as an `AccessPredicate` (empty: none)."""
-    from ..language.schema import to_schema
+    from ...language.schema import to_schema
 
     return list(_access_candidates(selector or "", dialect, to_schema(schema), binding))
 
@@ -201,8 +201,8 @@ def _access_candidates(selector: str, dialect, schema, binding: Binding) -> tupl
     """`access_candidates` (cached by selector text: each subscription's is asked for by the
     templates and the CASE plan, and estates repeat selectors); the bound selector planning
     already made (`hybrid.bound_selector`), not a second parse and bind."""
-    from ..backends.sql.generator import SparkSqlGenerator
-    from .hybrid import bound_selector
+    from ...backends.sql.generator import SparkSqlGenerator
+    from .estate import bound_selector
 
     bound = bound_selector(selector, dialect, schema, binding)
     if isinstance(bound, Exception):
@@ -317,7 +317,7 @@ def _names_sql(names, fragments) -> str:
     name END, …), [NULL])`` (`single_case_sql`), which builds a hash set per message, and
     ``array_compact`` (a lambda): 150 subscriptions without access predicates, 2M messages, the
     matching alone 6.6 against 10.5 and 8.1 CPU s (README)."""
-    from ..backends.sql.render import sql_string
+    from ...backends.sql.render import sql_string
 
     cases = [f"CASE WHEN ({fragments[nm]}) THEN array({sql_string(nm)}) ELSE {_EMPTY} END" for nm in names]
     return cases[0] if len(cases) == 1 else "concat(" + ", ".join(cases) + ")"
@@ -327,7 +327,7 @@ def single_case_sql(plan: RoutingPlan) -> "str | None":
     """Today's plan, as it was before the routing plan (#16): one CASE per native subscription of
     ``plan`` in one array, the non-matches (NULL) dropped by ``array_except`` (unsorted). The
     benchmarks' baseline and the tests' reference: frozen, whatever `_names_sql` becomes."""
-    from ..backends.sql.render import sql_string
+    from ...backends.sql.render import sql_string
 
     if not plan.fragments:
         return None
@@ -336,7 +336,7 @@ def single_case_sql(plan: RoutingPlan) -> "str | None":
 
 
 def _node_sql(node: Node, fragments) -> "str | None":
-    from ..backends.sql.render import sql_string
+    from ...backends.sql.render import sql_string
 
     parts = []
     for g in node.groups:
@@ -351,7 +351,7 @@ def _node_sql(node: Node, fragments) -> "str | None":
 
 def plan_sql(plan: RoutingPlan) -> "str | None":
     """The Spark SQL of the native part of the plan (unsorted names), or None if it has none."""
-    from ..backends.sql.render import sql_identifier
+    from ...backends.sql.render import sql_identifier
 
     sql = _node_sql(plan.root, plan.fragments)
     if sql is not None and plan.guard_column is not None:
@@ -370,15 +370,15 @@ def matching_names(native, fallback, schema, *, dialect, binding: "dict | None" 
     """
     from pyspark.sql import functions as F
 
-    from ..backends.udf import routing_udf, source_args
+    from ...backends.udf import routing_udf, source_args
 
     b = Binding.of(**(binding or {}))
     plan = plan_routing(native, fallback, schema, dialect, b, index=index)
     sql = plan_sql(plan)
     matches = F.expr(sql) if sql is not None else F.array().cast("array<string>")
     if fallback:
-        from ..language.schema import to_schema
-        from .hybrid import compiled_selector
+        from ...language.schema import to_schema
+        from .estate import compiled_selector
 
         pieces = []
         for s in fallback:
@@ -399,15 +399,15 @@ def tag_matches(messages, native, fallback, *, dialect, binding: "dict | None" =
     order, not sorted (a topic pass, which only explodes them: measured 9 % of its CPU)."""
     from pyspark.sql import functions as F
 
-    from ..backends.sql.render import sql_identifier
-    from .route_fallback import fallback_matches, split_fallback
-    from .route_merge import own_method, own_methods, own_parts
+    from ...backends.sql.render import sql_identifier
+    from .fallback import fallback_matches, split_fallback
+    from .merge import own_method, own_methods, own_parts
 
     b = Binding.of(**(binding or {}))
     schema, drop, parts = messages.schema, [], []
     tp = _templates(native, schema, dialect, b) if index and templates else None
     if tp is not None:
-        from .route_keys import apply_templates
+        from .keys import apply_templates
 
         native = list(tp.rest)
         messages, parts, drop = apply_templates(messages, tp)
@@ -440,7 +440,7 @@ def _jit_chars(own: bool) -> int:
 
 def _templates(native, schema, dialect, binding):
     """The `route_templates.TemplatePlan` of ``native``, or None when it templates nothing."""
-    from .route_templates import plan_templates
+    from .templates import plan_templates
 
     tp = plan_templates(native, schema, dialect, binding)
     return tp if tp.accesses else None
@@ -453,11 +453,11 @@ def explain_routing(schema, subscriptions, *, dialect="jms", index: bool = True,
     or the DataFrame), as text: groups, access names, subscriptions evaluated per message. Given
     the DataFrame, the plan is the one `tag_matches` makes in its session (parts or guard follow
     its subexpression elimination); given a schema, Spark's defaults."""
-    from ..language.dialects import get_dialect
-    from .hybrid import plan_subscriptions
-    from .route_explain import format_plan
-    from .route_fallback import format_fallback, split_fallback
-    from .route_merge import own_methods
+    from ...language.dialects import get_dialect
+    from .estate import plan_subscriptions
+    from .explain import format_plan
+    from .fallback import format_fallback, split_fallback
+    from .merge import own_methods
     from .subscriptions import normalize_subscriptions
 
     own = own_methods(schema if hasattr(schema, "sparkSession") else None)

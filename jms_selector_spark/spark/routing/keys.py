@@ -62,7 +62,7 @@ def value_numbers(accesses) -> dict:
 
 def value_sql(value: str, numbers: dict) -> str:
     """SQL of the message's number for access value ``value`` (NULL: NULL or not named)."""
-    from ..backends.sql.render import sql_string
+    from ...backends.sql.render import sql_string
 
     return f"try_element_at(from_json({sql_string(json.dumps(numbers))}, 'MAP<STRING, INT>'), {value})"
 
@@ -71,7 +71,7 @@ def key_sql(access, numbers: dict, columns: dict, zeros=frozenset()) -> "str | N
     """SQL of the message's key number in ``access`` (as `route_templates.lookup_sql`) from the
     value number columns ``columns`` ``{value SQL: column name}`` (those in ``zeros`` number an
     unnamed value 0, `number_sql`: no key); None past `MAX_SLOTS`."""
-    from ..backends.sql.render import sql_string
+    from ...backends.sql.render import sql_string
 
     sizes = [len(numbers[v]) for v in access.value_sqls]
     if prod(sizes) > MAX_SLOTS:
@@ -96,7 +96,7 @@ def _placeholders(t) -> str:
 def _compared(t, value_sqls: tuple, strings: dict) -> list:
     """``[(column SQL, (parameter, ...), span)]``: the comparisons of template ``t`` `intern` makes
     on numbers (STRING parameters, outside the conjuncts the index implies)."""
-    from .route_sql import conjunct_spans, implied
+    from .sqltext import conjunct_spans, implied
 
     if "__jmsP" in "".join(p for p in t.shape.pieces if isinstance(p, str)):
         return []
@@ -121,8 +121,8 @@ def columns(numbers: dict) -> dict:
 def intern(accesses, schema, numbers: dict) -> "tuple[tuple, dict, set]":
     """(``accesses`` with their templates' STRING comparisons on numbers, ``numbers`` (`value_numbers`)
     extended with the compared columns' values, the value SQLs compared: read with `number_sql`)."""
-    from .route_sql import string_columns
-    from .route_templates import Shape
+    from .sqltext import string_columns
+    from .templates import Shape
 
     strings = string_columns(schema)
     found = [[_compared(t, a.value_sqls, strings) for t in a.templates] for a in accesses]
@@ -169,7 +169,7 @@ def apply_templates(messages, plan):
     columns to drop) for the `route_templates.TemplatePlan` ``plan``."""
     from pyspark.sql import functions as F
 
-    from .route_templates import lookup_sql, template_sql
+    from .templates import lookup_sql, template_sql
 
     numbers = value_numbers(plan.accesses) if VALUE_NUMBERS else {}
     accesses, numbers, zeros = intern(plan.accesses, messages.schema, numbers) if INTERN else (plan.accesses, numbers, set())

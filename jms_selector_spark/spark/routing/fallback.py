@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..binder import Binding
+from ...binder import Binding
 
 __all__ = ["FallbackSplit", "split_fallback", "fallback_matches", "format_fallback"]
 
@@ -44,7 +44,7 @@ class FallbackSplit:
 def split_fallback(fallback, schema, dialect, binding: "Binding | None" = None) -> list:
     """A `FallbackSplit` per subscription of ``fallback`` (objects with ``name`` and ``selector``,
     valid and not native as a whole), in order."""
-    from .hybrid import split_conjuncts
+    from .estate import split_conjuncts
 
     binding = binding or Binding()
     out = []
@@ -57,13 +57,13 @@ def split_fallback(fallback, schema, dialect, binding: "Binding | None" = None) 
 
 
 def _piece_plan(piece):
-    from ..compiler import Plan
+    from ...compiler import Plan
 
     return Plan("fallback", piece.node, piece=piece)
 
 
 def _text(compiled, node) -> str:
-    from ..language import nodes as n
+    from ...language import nodes as n
 
     text = compiled.source_text(node)
     return f"({text})" if isinstance(node, n.Or) else text
@@ -75,7 +75,7 @@ def fallback_matches(splits, schema, dialect, binding: "Binding | None" = None):
 
     from pyspark.sql import functions as F
 
-    from ..backends.udf import routing_udf, source_args
+    from ...backends.udf import routing_udf, source_args
 
     gates = list(dict.fromkeys(s.gate_sql for s in splits if s.gate_sql))
     position = {sql: i for i, sql in enumerate(gates)}
