@@ -41,9 +41,8 @@ from .language.dialects import ACTIVEMQ, JMS, SOLACE, WSO2, Dialect, get_dialect
 from .spark import connect  # `connect.ship(spark)`: the package on a Spark Connect server's workers
 from .compiler import Compiled, compile_selector, explain_filter, selector_to_sql
 from .spark.filtering import jms_filter, selector_to_column
-from .spark.routing.migration import MigrationReport, SubscriptionChange, migration_report
-from .spark.routing.index import explain_routing
-from .spark.routing.route import Subscription, route, route_report, routing_rules, subscription_errors
+from .spark.routing import (MigrationReport, RoutingTuning, Subscription, SubscriptionChange, explain_routing,
+                            migration_report, route, route_report, routing_rules, subscription_errors)
 from .spark.sql_functions import register, register_route, register_selector, selector_columns
 
 __all__ = [
@@ -75,6 +74,7 @@ __all__ = [
     "SubscriptionChange",
     "Subscription",
     "subscription_errors",
+    "RoutingTuning",
     "Selector",
     "Dialect",
     "JMS",

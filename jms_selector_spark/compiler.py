@@ -229,6 +229,11 @@ class Compiled:
         """The lowered core tree (None for an empty selector)."""
         return self.bound.core
 
+    def top_conjuncts(self) -> list:
+        """The operands of the core tree's top-level AND chain (nested ANDs of either kind
+        flattened), or the root alone; [] for an empty selector."""
+        return [] if self.core is None else _top_conjuncts(self.core)
+
     @functools.cached_property
     def generator(self) -> SparkSqlGenerator:
         """The one SQL generator of this selector: every node is rendered by it, once."""
@@ -381,6 +386,24 @@ class Compiled:
         conjuncts = tuple((pos, pos + clean_length(p.sql)) for p, pos in parts)
         atoms = tuple(tuple(_bounds(p, pos, slot_at)) for p, pos in parts)
         return Fragment(text, tuple(slots), tuple(columns), conjuncts, atoms, gen.lambdas, gen.decimal)
+
+    @functools.cached_property
+    def conjunct_nodes(self) -> "tuple | None":
+        """The core node of each of `fragment`'s top-level conjuncts, in order (None when the
+        fragment's conjuncts are not the core's: a selector not native as a whole, or an AND
+        whose rendering is not the join of its operands')."""
+        fragment = self.fragment
+        if fragment is None:
+            return None
+        v = self.render(self.core)
+        if not v.conj:
+            return (self.core,)
+        if type(self.core) not in _AND:
+            return None
+        kept = [k for k in self.core.operands if self.render(k).lit is not True]
+        if len(kept) != len(v.conj) or any(self.render(k) is not p for k, p in zip(kept, v.conj)):
+            return None
+        return tuple(kept)
 
     # -- pieces -------------------------------------------------------------------------------
     def path_of(self, node) -> tuple:

@@ -323,9 +323,9 @@ def _cmd_explain(args) -> int:
 
 
 def _cmd_route_plan(args) -> int:
-    """The routing plan of several subscriptions (`route_plan.explain_routing`): no Spark needed."""
+    """The routing plan of several subscriptions (`explain_routing`): no Spark needed."""
     from ..compiler import infer_flat_schema
-    from ..spark.routing.index import explain_routing
+    from ..spark.routing.explain import explain_routing
 
     subs = []
     for i, item in enumerate(args.selectors):

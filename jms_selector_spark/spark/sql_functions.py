@@ -328,7 +328,7 @@ def register_route(spark, name: str, messages, subscriptions, *, mode: str = "to
     +------------+------------+
     <BLANKLINE>
     """
-    from .routing.route import route, subscription_errors
+    from .routing import route, subscription_errors
 
     if not _SIMPLE_NAME.match(name):
         raise ValueError(f"a SQL name of letters, digits and _ is needed, not {name!r}")

@@ -1,25 +1,29 @@
-"""`route_merge.own_parts`: the CASE plan of `route_plan` cut into parts of their own (#16), without
-Spark. Spark's side (the names equal the single-CASE plan's, every method JIT-able) is
+"""`render_index.own_parts`: the index plan cut into parts of their own, without Spark. Spark's side
+(the names equal the single-CASE plan's, every method JIT-able) is
 `tests/spark/test_route_plan.py::test_small_plans_stay_jit_able`."""
 from __future__ import annotations
 
 import random
 
-from jms_selector_spark.compiler import selector_to_sql
 from jms_selector_spark.backends.sql.render import sql_string
+from jms_selector_spark.binder import Binding
 from jms_selector_spark.language.dialects import get_dialect
-from jms_selector_spark.spark.routing import merge as route_merge
-from jms_selector_spark.spark.routing.merge import PART_CHARS, own_parts
-from jms_selector_spark.spark.routing.index import GUARD_MAX_CASES, plan_routing, plan_sql
-from jms_selector_spark.spark.routing.route import Subscription
+from jms_selector_spark.language.schema import to_schema
+from jms_selector_spark.spark.routing.estate import plan_estate
+from jms_selector_spark.spark.routing.index import plan_routing
+from jms_selector_spark.spark.routing.render_index import own_parts, plan_sql
+from jms_selector_spark.spark.routing.subscriptions import Subscription
+from jms_selector_spark.spark.routing.tuning import DEFAULT, RoutingTuning
 
 SCHEMA = {"JMSType": "string", "weight": "long", "color": "string", "region": "string"}
 D = get_dialect("jms")
+PART_CHARS, GUARD_MAX_CASES = DEFAULT.part_chars, DEFAULT.guard_max_cases
 
 
 def _plan(selectors):
     subs = [Subscription(f"s{i:03d}", sel) for i, sel in enumerate(selectors)]
-    return plan_routing([(s, selector_to_sql(s.selector, SCHEMA, dialect=D)) for s in subs], [], SCHEMA, D)
+    native, _, _ = plan_estate(subs, to_schema(SCHEMA), D, Binding())
+    return plan_routing(native, [])
 
 
 def _estate(n, seed=1):
@@ -70,11 +74,10 @@ def test_a_case_with_one_when_is_not_a_bare_case():
     assert own_parts(plan)[0].startswith(f"CASE `JMSType` WHEN {sql_string('car')} THEN")
 
 
-def test_no_parts_when_one_branch_is_too_long_or_the_plan_too_large(monkeypatch):
+def test_no_parts_when_one_branch_is_too_long_or_the_plan_too_large():
     long_one = " AND ".join(f"weight <> {k}" for k in range(400))
     assert own_parts(_plan(["JMSType = 'car'", long_one])) is None
-    monkeypatch.setattr(route_merge, "PART_CHARS", 10 ** 6)
-    assert own_parts(_plan(["JMSType = 'car'", long_one])) is not None
+    assert own_parts(_plan(["JMSType = 'car'", long_one]), RoutingTuning(part_chars=10 ** 6)) is not None
     plan = _plan([f"weight > {k}" for k in range(GUARD_MAX_CASES + 1)])
     assert plan.case_count > GUARD_MAX_CASES and own_parts(plan) is None
     assert own_parts(_plan([])) == []

@@ -21,10 +21,11 @@ from jms_selector_spark.binder import Binding, bind, to_schema
 from jms_selector_spark.language.schema import DataType, Field, Schema
 from jms_selector_spark.language.types import JmsType
 from jms_selector_spark.compiler import compile_selector
-from jms_selector_spark.spark.routing.estate import plan_subscriptions
-from jms_selector_spark.spark.routing.index import explain_routing
+from jms_selector_spark.spark.routing import explain_routing
+from jms_selector_spark.spark.routing.estate import plan_estate
 from jms_selector_spark.spark.sql_functions import register_selector, selector_columns
 from jms_selector_spark.spark.routing.subscriptions import normalize_subscriptions
+from jms_selector_spark.language.schema import to_schema as _schema
 
 SCHEMA = {"JMSType": "string", "s": "string", "weight": "long", "ratio": "double"}
 
@@ -65,13 +66,14 @@ CASES = [
 def test_route_decides_per_subscription_what_the_filter_planner_decides(dialect):
     d = jss.get_dialect(dialect)
     subs = normalize_subscriptions({f"s{i}": text for i, (dl, text) in enumerate(CASES) if dl == dialect})
-    native, fallback, errors = plan_subscriptions(subs, SCHEMA, d, Binding())
+    native, fallback, errors = plan_estate(subs, _schema(SCHEMA), d, Binding())
     assert native and (fallback or dialect == "jms") and errors  # each outcome is reached
     assert len(native) + len(fallback) + len(errors) == len(subs)
-    for s, sql in native:
+    for s, routed in native:
+        sql = routed.whole.sql
         plan = compile_selector(s.selector, SCHEMA, dialect=d).plan
         assert plan.is_native and plan.sql == sql == jss.selector_to_sql(s.selector, SCHEMA, dialect=d)
-    for s in fallback:
+    for s, _ in fallback:
         compiled = compile_selector(s.selector, SCHEMA, dialect=d)
         assert not compiled.plan.is_native and any(leaf.kind == "fallback" for leaf in compiled.plan.leaves())
         assert compiled.whole.kind == "fallback" and isinstance(compiled.whole.reason, jss.UnsupportedSelectorError)

@@ -1,32 +1,50 @@
-"""`route_ranges` without Spark: which conjuncts bound a value, which buckets a candidate is in."""
+"""Range buckets without Spark: which conjuncts bound a value, which buckets a candidate is in."""
 from __future__ import annotations
 
 import bisect
 import random
 
-from jms_selector_spark.spark.routing import ranges as rr
+import pytest
 
-NUM = frozenset({"`price`", "`w`", "`ts`"})
+from jms_selector_spark.binder import Binding
+from jms_selector_spark.language.dialects import get_dialect
+from jms_selector_spark.language.schema import to_schema
+from jms_selector_spark.spark.routing import ranges as rr
+from jms_selector_spark.spark.routing.estate import plan_estate
+from jms_selector_spark.spark.routing.render_templates import bucket_sql
+from jms_selector_spark.spark.routing.subscriptions import Subscription
+from jms_selector_spark.spark.routing.templates import plan_templates
+from jms_selector_spark.spark.routing.tuning import DEFAULT, RoutingTuning
+
+SCHEMA = {"k": "string", "name": "string", "price": "double", "w": "int", "f": "float", "other": "string"}
+NUM = frozenset({"price", "w", "f"})
+
+
+def _range(template, dialect="jms"):
+    """The range of the one template two subscriptions of ``template`` (``{v}`` varies) make."""
+    subs = [Subscription(f"s{i}", "k = 'a' AND " + template.format(a=i + 1, b=i + 100)) for i in range(2)]
+    native, _, _ = plan_estate(subs, to_schema(SCHEMA), get_dialect(dialect), Binding())
+    tp = plan_templates(native, {"k", "name", "other"}, RoutingTuning(min_templated=2))
+    (a,) = tp.accesses
+    (t,) = a.templates
+    return rr.find_range(t, NUM)
 
 
 def test_bounds_are_read_from_top_level_conjuncts_only():
-    body = "(TRUE AND ((`price` >= __jms_c.p2 AND `price` <= __jms_c.p3) AND `price` IS NOT NULL))"
-    r = rr.find_range(body, ("STRING", "STRING", "DOUBLE", "DOUBLE"), NUM)
-    assert (r.value_sql, r.type, r.lows, r.highs) == ("`price`", "DOUBLE", (2,), (3,))
-    r = rr.find_range("(`w` > __jms_c.p0 AND NOT isnan(`w`)) AND `w` < __jms_c.p1", ("INT", "INT"), NUM)
-    assert (r.lows, r.highs) == ((0,), (1,))
-    r = rr.find_range("CAST(`price` AS DOUBLE) >= __jms_c.p0", ("DOUBLE",), NUM)
-    assert r.value_sql == "CAST(`price` AS DOUBLE)"
-    for body, types in [
-        ("(`w` > __jms_c.p0 OR `x` = 1)", ("INT",)),  # under OR: not necessary
-        ("NOT (`w` >= __jms_c.p0 AND `w` <= __jms_c.p1)", ("INT", "INT")),  # NOT BETWEEN
-        ("`name` > __jms_c.p0", ("STRING",)),  # a STRING bound
-        ("`other` > __jms_c.p0", ("INT",)),  # not a numeric column of the schema
-        ("`w` > 5", ()),  # the same bound for every member (a literal)
-        ("(`w` * 2) > __jms_c.p0", ("INT",)),  # arithmetic: not a plain value
-        ("CASE WHEN `w` > __jms_c.p0 THEN TRUE END", ("INT",)),
+    r = _range("price BETWEEN {a} AND {b}")
+    assert (r.value_sql, r.type, len(r.lows), len(r.highs)) == ("`price`", "DOUBLE", 1, 1)
+    r = _range("w > {a} AND w < {b}")
+    assert (r.value_sql, r.type, len(r.lows), len(r.highs)) == ("`w`", "INT", 1, 1)
+    r = _range("f >= {a}.5")
+    assert r.value_sql == "CAST(`f` AS DOUBLE)"
+    for body in [
+        "(w > {a} OR other = 'x')",  # under OR: not necessary
+        "w NOT BETWEEN {a} AND {b}",  # NOT BETWEEN
+        "other = 'x{a}'",  # not a numeric column
+        "w > 5 AND name = 'y{a}'",  # the same bound for every member (a literal)
+        "w * 2 > {a}",  # arithmetic: not a plain value
     ]:
-        assert rr.find_range(body, types, NUM) is None, body
+        assert _range(body) is None, body
 
 
 def _bucket(x, bounds) -> int:
@@ -62,7 +80,7 @@ def test_split_only_where_it_saves_enough():
     rng = rr.Range("`ts`", "BIGINT", (0,), (1,))
     narrow = [[(t, t + 5) for t in range(0, 4000, 100)]]  # 40 short windows on one key
     got = rr.plan_range(rng, narrow)
-    assert got is not None and got.share < 0.1 and len(got.bounds) == rr.MAX_BUCKETS - 1
+    assert got is not None and got.share < 0.1 and len(got.bounds) == DEFAULT.max_buckets - 1
     assert list(got.bounds) == sorted(set(got.bounds))
     assert rr.plan_range(rng, [[(t, t + 5) for t in range(0, 400, 100)]]) is None  # 4 per key: too few
     assert rr.plan_range(rng, [[(0, 10 ** 6)] * 40]) is None  # one range for all: nothing left out
@@ -70,7 +88,7 @@ def test_split_only_where_it_saves_enough():
 
 def test_bucket_sql_is_a_binary_search():
     r = rr.Range("`w`", "INT", (0,), (), tuple(range(0, 310, 10)))  # 31 boundaries: 32 buckets
-    sql = rr.bucket_sql(r)
+    sql = bucket_sql(r)
     assert sql.startswith("IF(`w` IS NULL, CAST(NULL AS INT), IF(`w` < 150, ")
     assert sql.count("IF(`w` <") == 31 and sql.count("(") - sql.count(")") == 0
     # the nesting depth (comparisons per message) is log2 of the buckets
@@ -81,5 +99,5 @@ def test_bucket_sql_is_a_binary_search():
         deepest = max(deepest, depth)
     assert deepest <= 2 + 5 + 1
     d = rr.Range("`price`", "DOUBLE", (0,), (), (0.1, 2.5))
-    assert "CAST('0.1' AS DOUBLE)" in rr.bucket_sql(d) and "CAST('2.5' AS DOUBLE)" in rr.bucket_sql(d)
-    assert "2500L" in rr.bucket_sql(rr.Range("`ts`", "BIGINT", (0,), (), (2500,)))
+    assert "CAST('0.1' AS DOUBLE)" in bucket_sql(d) and "CAST('2.5' AS DOUBLE)" in bucket_sql(d)
+    assert "2500L" in bucket_sql(rr.Range("`ts`", "BIGINT", (0,), (), (2500,)))

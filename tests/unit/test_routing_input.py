@@ -1,4 +1,4 @@
-"""`route`'s subscription input (#17 item 4): malformed input raises naming the subscription;
+"""`route`'s subscription input: malformed input raises naming the subscription;
 well-formed subscriptions a broker would refuse are reported per subscription (no Spark here)."""
 from __future__ import annotations
 
@@ -6,7 +6,9 @@ import datetime as dt
 
 import pytest
 
-from jms_selector_spark.spark.routing.route import (ROUTING_RULES, Subscription, _exclusive_timeline, normalize_subscriptions, routing_rules, subscription_errors)
+from jms_selector_spark.spark.routing import (ROUTING_RULES, RULES, Subscription, normalize_subscriptions, routing_rules,
+                                             subscription_errors)
+from jms_selector_spark.spark.routing.outcomes import exclusive_timeline
 
 
 def test_a_plain_string_is_refused_not_split_per_character():
@@ -90,10 +92,10 @@ def test_exclusive_queue_timeline():
     # a bound first; b takes over when a leaves; c (bound before a left, but after b) only after b
     subs = [S("a", None, subscribed_at=0, unsubscribed_at=100), S("b", None, subscribed_at=50),
             S("c", None, subscribed_at=60, unsubscribed_at=300)]
-    assert _exclusive_timeline(subs) == [("a", 100), ("b", None)]
+    assert exclusive_timeline(subs) == [("a", 100), ("b", None)]
     subs = [S("a", None, unsubscribed_at=100), S("b", None, subscribed_at=200, unsubscribed_at=300), S("c", None)]
-    assert _exclusive_timeline(subs) == [("a", 100), ("c", None)]
-    assert _exclusive_timeline([S("a", None, subscribed_at=10, unsubscribed_at=20)]) == [("a", 20)]
+    assert exclusive_timeline(subs) == [("a", 100), ("c", None)]
+    assert exclusive_timeline([S("a", None, subscribed_at=10, unsubscribed_at=20)]) == [("a", 20)]
 
 
 def test_versions_of_a_subscription_are_validated_per_subscription():
@@ -114,3 +116,12 @@ def test_versions_of_a_subscription_are_validated_per_subscription():
     assert routing_rules("solace").rebind_selector_change == "drop" and "R10" in routing_rules("solace").why(
         "rebind_selector_change")
     assert ROUTING_RULES["wso2"].rebind_selector_change == "keep"
+
+
+def test_every_rule_a_rule_set_cites_is_defined():
+    import re
+
+    cited = {m for rules in ROUTING_RULES.values() for src in rules.sources.values()
+             for m in re.findall(r"\bR\d+\b", src)}
+    assert cited and cited <= set(RULES), sorted(cited - set(RULES))
+    assert [f"R{i}" for i in range(1, 18)] == list(RULES)

@@ -1,7 +1,7 @@
 """`migration_report`: which subscriptions change meaning when an archive moves to another broker.
 
 One pass over the messages: both dialects' matching subscriptions are computed in one projection
-(each with `route_plan.matching_names`, the machinery of `route`: native CASE branches behind the
+(each with `columns.matching_names`, the machinery of `route`: native CASE branches behind the
 predicate index, the Arrow UDF for selectors without a native form), the subscriptions' time
 windows are applied as `route` applies them, and one aggregation counts per subscription the
 messages delivered by both dialects, by the old one only and by the new one only, with the first
@@ -19,9 +19,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ...backends.sql.render import sql_identifier, sql_string
+from ...binder import Binding, check_options
 from ...language.dialects import Dialect, get_dialect
-from ...language.errors import SelectorError
-from .subscriptions import check_subscriptions, normalize_subscriptions, resolve_rules, subscription_key
+from ...language.schema import to_schema
+from .. import collisions
+from .checks import check_subscriptions
+from .columns import matching_names
+from .estate import plan_estate
+from .outcomes import time_sql, window_sql
+from .rules import resolve_rules
+from .subscriptions import normalize_subscriptions, subscription_key
 
 __all__ = ["SubscriptionChange", "MigrationReport", "migration_report", "format_report"]
 
@@ -113,28 +121,23 @@ def format_report(report: MigrationReport) -> str:
     return "\n".join(lines)
 
 
-def _side(subs: list, d: Dialect, schema, binding: dict):
-    """(native [(sub, SQL)], fallback [sub], {key: error}) of one dialect, as `route` splits them."""
-    from ...binder import Binding
-    from .estate import plan_subscriptions
-
+def _side(subs: list, d: Dialect, schema, binding: Binding):
+    """(native [(sub, Compiled)], fallback [(sub, Compiled)], {key: error}) of one dialect, as
+    `route` splits them."""
     rules = resolve_rules(None, d)
     ok, errors = check_subscriptions(subs, "topic", rules)
-    native, fallback, refused = plan_subscriptions(ok, schema, d, Binding.of(**binding))  # the one planner
+    native, fallback, refused = plan_estate(ok, schema, d, binding)
     errors.update((s.name, e) for s, e in refused)
     return native, fallback, errors
 
 
-def _read_columns(selector, dialects, schema, binding) -> list:
-    from ...binder import Binding, bind
-    from ...parsing import parse
-
+def _read_columns(s, sides) -> list:
+    """The top-level columns subscription ``s``'s selector reads, in either dialect."""
     out: dict = {}
-    for d in dialects:
-        try:
-            out.update(dict.fromkeys(bind(parse(selector or "", dialect=d), schema, Binding.of(**binding)).source_columns()))
-        except SelectorError:
-            pass
+    for planned in sides:
+        for other, compiled in planned:
+            if other is s:
+                out.update(dict.fromkeys(compiled.bound.source_columns()))
     return list(out)
 
 
@@ -162,36 +165,35 @@ def migration_report(messages, subscriptions, from_dialect: "str | Dialect", to_
     """
     from pyspark.sql import functions as F
 
-    from .index import matching_names
-    from .route import _has_collisions, _hide_collisions, _q, _time_sql, _window_sql
-
     old, new = get_dialect(from_dialect), get_dialect(to_dialect)
     subs = normalize_subscriptions(subscriptions)
-    schema = messages.schema
-    n_old, f_old, e_old = _side(subs, old, schema, binding)
-    n_new, f_new, e_new = _side(subs, new, schema, binding)
-    if _has_collisions(messages):  # as route: hide the colliding columns no selector reads
-        readers = [(s, old) for s in [s for s, _ in n_old] + f_old] + [(s, new) for s in [s for s, _ in n_new] + f_new]
-        messages, _, refused = _hide_collisions(messages, readers, binding)
+    schema, b = to_schema(messages.schema), Binding.of(**binding)
+    if subs:
+        check_options(schema, b)
+    n_old, f_old, e_old = _side(subs, old, schema, b)
+    n_new, f_new, e_new = _side(subs, new, schema, b)
+    sides = (n_old + f_old, n_new + f_new)  # what each selector reads, before any is refused below
+    if collisions.has_collisions(messages):  # as route: hide the colliding columns no selector reads
+        readers = [((s.name, old.name), c) for s, c in n_old + f_old] + [((s.name, new.name), c) for s, c in n_new + f_new]
+        messages, _, refused = collisions.hide_for(messages, readers)
         for d, native, fallback, errors in ((old, n_old, f_old, e_old), (new, n_new, f_new, e_new)):
             gone = {name: err for (name, side), err in refused.items() if side == d.name}
             errors.update(gone)
-            native[:] = [(s, f) for s, f in native if s.name not in gone]
-            fallback[:] = [s for s in fallback if s.name not in gone]
-        schema = messages.schema
-    m_old = matching_names(n_old, f_old, schema, dialect=old, binding=binding)
-    m_new = matching_names(n_new, f_new, schema, dialect=new, binding=binding)
-    windows = [(s, _window_sql(s, "__T__", "topic")) for s in subs]
+            native[:] = [(s, c) for s, c in native if s.name not in gone]
+            fallback[:] = [(s, c) for s, c in fallback if s.name not in gone]
+    spark_schema = messages.schema
+    m_old = matching_names(n_old, f_old, spark_schema)
+    m_new = matching_names(n_new, f_new, spark_schema)
+    timed = any(s.subscribed_at is not None or s.unsubscribed_at is not None for s in subs)
+    t = time_sql(spark_schema, time_column) if timed else None
+    windows = [(s, window_sql(s, t, "topic")) for s in subs] if t is not None else []
     if any(w for _, w in windows):  # the messages outside a subscription's window, as route drops them
-        from ...backends.sql.render import sql_string
-
-        t = _time_sql(schema, time_column)
-        outside = F.expr("array(" + ", ".join(f"CASE WHEN {w.replace('__T__', t)} THEN {sql_string(s.name)} END"
+        outside = F.expr("array(" + ", ".join(f"CASE WHEN {w} THEN {sql_string(s.name)} END"
                                               for s, w in windows if w) + ")")
         m_old, m_new = F.array_except(m_old, outside), F.array_except(m_new, outside)
     order = [c for c in ("JMSTimestamp", "JMSMessageID") if c in messages.columns]
-    key = F.struct(*[F.col(_q(c)) for c in order]) if order else F.monotonically_increasing_id()
-    message = F.struct(*[F.col(_q(c)) for c in messages.columns])
+    key = F.struct(*[F.col(sql_identifier(c)) for c in order]) if order else F.monotonically_increasing_id()
+    message = F.struct(*[F.col(sql_identifier(c)) for c in messages.columns])
     tagged = messages.select(m_old.alias("o"), m_new.alias("n"), key.alias("k"), message.alias("m"))
     entries = F.expr(
         "concat(array(named_struct('name', CAST(NULL AS STRING), 'kind', 'message')), "
@@ -213,8 +215,8 @@ def migration_report(messages, subscriptions, from_dialect: "str | Dialect", to_
     for i, s in enumerate(subs):
         k = subscription_key(s, i)
         change = SubscriptionChange(k, s.selector, error_old=e_old.get(k), error_new=e_new.get(k))
-        keep = _read_columns(s.selector, (old, new), schema, binding) + [c for c in ("JMSMessageID",)
-                                                                          if c in messages.columns]
+        keep = _read_columns(s, sides) + [c for c in ("JMSMessageID",)
+                                                                   if c in messages.columns]
         if change.error_old is None or change.error_new is None:  # a valid name: its rows are in the arrays
             for kind in _KINDS:
                 count, ex = counts.get((s.name, kind), (0, None))

@@ -29,6 +29,8 @@ from __future__ import annotations
 
 import dataclasses
 
+from ...backends.sql.render import sql_string
+
 __all__ = ["version_errors", "expand_versions", "Versions", "consumed_sql"]
 
 #: separates a subscription's name from its version number in the internal names of the routing pass
@@ -97,8 +99,6 @@ class Versions:
         """SQL giving a routed row's subscription name from the internal one (None: nothing to map)."""
         if not self.public:
             return None
-        from ...backends.sql.render import sql_string
-
         whens = " ".join(f"WHEN {sql_string(k)} THEN {sql_string(v)}" for k, v in self.public.items())
         return f"CASE {column} {whens} ELSE {column} END"
 
@@ -107,8 +107,6 @@ class Versions:
         held at a rebind with another selector; ``consumed(name)``: SQL of its consumption time."""
         if not self.loses_at or consumed is None:
             return None
-        from ...backends.sql.render import sql_string
-
         whens = " ".join(f"WHEN {sql_string(k)} THEN NOT coalesce({consumed(self.public.get(k, k))} < {t}, false)"
                          for k, t in self.loses_at.items())
         return f"CASE {column} {whens} ELSE false END"
@@ -154,8 +152,6 @@ def consumed_sql(schema, column: "str | None"):
     if column is None:
         return None
     from pyspark.sql.types import MapType, NumericType, StringType, TimestampNTZType, TimestampType
-
-    from ...backends.sql.render import sql_string
 
     fields = {f.name: f.dataType for f in schema.fields}
     if column not in fields:
