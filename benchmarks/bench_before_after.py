@@ -249,8 +249,10 @@ def run_compile(schema, before, after, args, log=print) -> list:
     texts = [(n, s) for n, s, _ in selectors()] + [("udf-simple", SIMPLE), ("udf-complex", COMPLEX)]
     sides = {}
     for side, pkg in (("before", before), ("after", after)):
-        sel_mod = _submodule(pkg, "frontend.selector", "selector")  # sub-packages since #12's layout
-        sides[side] = (pkg.selector_to_sql, sel_mod._parse_cached.cache_clear)
+        sel_mod = _submodule(pkg, "frontend.selector", "selector")
+        memo = getattr(sel_mod, "parse_selector", None)  # the parser's memo (older packages: _parse_cached)
+        memo = memo if hasattr(memo, "cache_clear") else getattr(sel_mod, "_parse_cached")
+        sides[side] = (pkg.selector_to_sql, memo.cache_clear)
     out = []
     for name, text in texts:
         assert sides["before"][0](text, schema) == sides["after"][0](text, schema), name

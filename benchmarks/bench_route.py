@@ -54,8 +54,8 @@ Issue #16 modes (instead of the above):
   message exploded over a constant array of the estate's whole matches per message, nothing
   matched), for the ratio ``growth floor``: the output rows alone at 1,000 over the whole pass at
   100. What a pass at 1,000 spends beyond its floor is the matching's share of the growth target.
-- ``--scale 1000,3000,10000 --driver-memory 1g``: plan, code generation, compile and run time at
-  large counts, each phase timed on its own (`bench_route_scale`).
+- ``bench_route_scale.py --scale 1000,3000,10000 --driver-memory 1g``: plan, code generation,
+  compile and run time at large counts, each phase timed on its own.
 """
 from __future__ import annotations
 
@@ -72,7 +72,8 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-for p in (str(ROOT), str(HERE)):
+# the single-CASE plan, the baseline, is the tests' reference: tests/support/single_case.py
+for p in (str(ROOT), str(HERE), str(ROOT / "tests" / "support")):
     if p not in sys.path:
         sys.path.insert(0, p)
 
@@ -352,8 +353,9 @@ class _Collect(logging.Handler):
 # --------------------------------------------------------------------------------------------
 
 
-def parse_args(argv):
-    ap = argparse.ArgumentParser(prog="bench_route", description=__doc__.splitlines()[0])
+def parser(prog: str = "bench_route", description: str = "") -> argparse.ArgumentParser:
+    """The options of the routing benchmarks (`bench_route_scale` adds its own)."""
+    ap = argparse.ArgumentParser(prog=prog, description=description or __doc__.splitlines()[0])
     ap.add_argument("--rows", type=int, default=10_000_000, help="messages in the archive (default 10,000,000)")
     ap.add_argument("--subs", type=int, default=1000, help="subscriptions (default 1,000)")
     ap.add_argument("--invalid", type=int, default=None, help="invalid subscriptions among them (default subs // 120)")
@@ -391,10 +393,11 @@ def parse_args(argv):
     ap.add_argument("--matching", action="store_true",
                     help="matrix: also time each variant's matching alone (its array of matching names per message, "
                          "no output rows), in the same rounds")
-    ap.add_argument("--scale", default=None,
-                    help="instead: plan / compile / run time of the indexed plan at these counts (e.g. 1000,3000,10000); "
-                         "run it with --driver-memory 1g, PySpark's default")
-    return ap.parse_args(argv)
+    return ap
+
+
+def parse_args(argv):
+    return parser().parse_args(argv)
 
 
 def main(argv=None, spark=None) -> dict:
@@ -420,10 +423,6 @@ def main(argv=None, spark=None) -> dict:
     try:
         if args.matrix:
             return run_matrix(spark, args, data_dir, Path(args.results) if args.results else data_dir / "results" / "route_matrix.json")
-        if args.scale:
-            from bench_route_scale import run_scale
-
-            return run_scale(spark, args, data_dir, Path(args.results) if args.results else data_dir / "results" / "route_scale.json")
         return _run(spark, args, data_dir, results_path, collect)
     finally:
         lib_log.removeHandler(collect)
@@ -440,7 +439,7 @@ def main(argv=None, spark=None) -> dict:
 
 def _plan_route(messages, subs, mode, dialect) -> "tuple":
     """(DataFrame, planning seconds by phase) of one route call."""
-    from jms_selector_spark.spark.routing.route import route
+    from jms_selector_spark.spark.routing import route
 
     t0 = time.perf_counter()
     df = route(messages, subs, mode=mode, dialect=dialect)
@@ -637,51 +636,51 @@ _LIMIT = "spark.sql.codegen.hugeMethodLimit"
 
 
 def _split_subs(subs, schema, dialect):
-    """``(native [(subscription, SQL)], fallback [subscription])``, planned as `route` plans them
-    (`hybrid.plan_subscriptions`: each distinct selector once, cached); invalid ones are left out."""
-    from jms_selector_spark.spark.routing.estate import plan_subscriptions
-    from jms_selector_spark.spark.routing.route import Subscription
+    """``(native, fallback)``: ``[(subscription, Compiled)]``, planned as `route` plans them (each
+    distinct selector compiled once, `spark.routing.estate`); invalid ones are left out."""
+    from jms_selector_spark.binder import Binding
+    from jms_selector_spark.language.schema import to_schema
+    from jms_selector_spark.spark.routing import Subscription
+    from jms_selector_spark.spark.routing.estate import plan_estate
 
-    native, fallback, _ = plan_subscriptions([Subscription(name, sel) for name, sel in subs], schema, dialect)
+    native, fallback, _ = plan_estate([Subscription(name, sel) for name, sel in subs], to_schema(schema), dialect,
+                                      Binding())
     return native, fallback
 
 
-def routed_df(messages, subs, plan: str, dialect: str = "jms", *, output: bool = True, names_per_message: int = 0):
+def routed_df(messages, subs, plan: str, dialect: str = "jms", *, output: bool = True, names_per_message: int = 0,
+              tuning=None):
     """Topic-mode routing of ``messages`` (one row per matched pair, one per dead letter) with the
-    matching names computed by ``plan``: "indexed" (`route_plan.tag_matches`, what `route`
-    uses) or "baseline" (today's: one CASE per subscription in one array, whole-stage codegen).
+    matching names computed by ``plan``: "indexed" (`spark.routing.columns.tag_matches`, what
+    `route` uses) or "baseline" (the single-CASE plan: one CASE per subscription in one array).
     ``output=False``: the matching alone, one row per message holding only its array of matching
     names (the columns the selectors read are scanned; no output row per matched pair).
     "floor": no matching at all, every message exploded over a constant array of
     ``names_per_message`` of the subscriptions' names: what writing about as many output rows
-    costs by itself (`floor_df`)."""
+    costs by itself (`floor_df`). ``tuning``: the indexed plans' `RoutingTuning` (default: route's)."""
     from pyspark.sql import functions as F
 
     from jms_selector_spark.language.dialects import get_dialect
-    from jms_selector_spark.spark.routing.index import plan_routing, single_case_sql, tag_matches
+    from jms_selector_spark.spark.routing.columns import tag_matches
+    from jms_selector_spark.spark.routing.tuning import DEFAULT
+    from single_case import single_case_sql
 
     if plan == "floor":
         return floor_df(messages, subs, names_per_message, output=output)
     d = get_dialect(dialect)
     native, fallback = _split_subs(subs, messages.schema, d)
     cols = [F.col("`" + c.replace("`", "``") + "`") for c in messages.columns]
-    if plan == "indexed-lambda":
-        # one lambda per template, not merged per index (the templates' evaluation before route_merge)
-        from jms_selector_spark.spark.routing import merge as route_merge
-
-        old, route_merge.MERGE = route_merge.MERGE, False
-        try:
-            return routed_df(messages, subs, "indexed", dialect, output=output)
-        finally:
-            route_merge.MERGE = old
-    if plan == "indexed":  # what route does (fallback subscriptions: only the messages passing their gate)
+    if plan in ("indexed", "indexed-lambda"):  # what route does (fallback: only the messages passing their gate)
+        # "indexed-lambda": one lambda per template, not merged per index (tuning feature "merge" off);
         # unsorted, as `route`'s topic mode takes them (the baseline sorts, as `route` did)
-        tagged = tag_matches(messages, native, fallback, dialect=d, column="__m", sort=False)
+        tuning = tuning or DEFAULT
+        tuning = tuning.without("merge") if plan == "indexed-lambda" else tuning
+        tagged = tag_matches(messages, native, fallback, column="__m", sort=False, tuning=tuning)
         return tagged.select(*cols, F.explode_outer("__m").alias("subscription")) if output else tagged.select("__m")
     if plan == "baseline":
         if fallback:
             raise ValueError("the baseline here routes native subscriptions only")
-        col = F.sort_array(F.expr(single_case_sql(plan_routing(native, [], messages.schema, d, index=False))))
+        col = F.sort_array(F.expr(single_case_sql({s.name: c.whole.sql for s, c in native})))
     else:
         raise ValueError(plan)
     tagged = messages.withColumn("__m", col)
@@ -843,17 +842,17 @@ def run_matrix(spark, args, data_dir: Path, results_path: Path) -> dict:
         else:
             fingerprints[key] = fp
         from jms_selector_spark.language.dialects import get_dialect
+        from jms_selector_spark.spark.routing.columns import numeric_columns, template_plan
+        from jms_selector_spark.spark.routing.explain import candidates_per_message
         from jms_selector_spark.spark.routing.index import plan_routing
-
-        from jms_selector_spark.binder import Binding
-        from jms_selector_spark.spark.routing.templates import plan_templates
+        from jms_selector_spark.spark.routing.tuning import DEFAULT
 
         native, fallback = _split_subs(subs, messages.schema, get_dialect("jms"))
-        tp = plan_templates(native, messages.schema, get_dialect("jms"), Binding()) if plan.startswith("indexed") else None
-        rp = plan_routing(list(tp.rest) if tp else native, fallback, messages.schema, get_dialect("jms"),
-                          index=plan.startswith("indexed"), guard=plan != "baseline")
-        evaluated = (0 if plan == "floor" else
-                     round(rp.estimated_evaluated() + (tp.candidates_per_message() if tp else 0), 2))
+        tuning = DEFAULT if plan.startswith("indexed") else DEFAULT.without("index")
+        tp = template_plan(native, messages.schema, tuning)
+        rp = plan_routing(list(tp.rest) if tp else native, fallback, tuning)
+        evaluated = (0 if plan == "floor" else round(rp.estimated_evaluated() + (
+            candidates_per_message(tp, numeric_columns(messages.schema)) if tp else 0), 2))
         res[v] = {"plan_s": round(plan_s, 3), "cold": cold, "rows_out": fp[0], "runs": [], "match_runs": [],
                   "codegen": codegen_summary(report), "groups": 0 if plan == "floor" else len(rp.groups),
                   "templates": sum(len(a.templates) for a in tp.accesses) if tp else 0,

@@ -16,7 +16,7 @@ Sections (``--only`` picks some):
         ``jms_match_sql``: ``spark.sql("... WHERE jms_match('<selector>', struct(<columns>))")``;
         both send the selector text with every row (a UDF argument is a column, even a literal);
         ``fallback_udf``: the UDF `jms_filter` uses for what does not translate natively
-        (`selector_udf`: the selector compiled once, in the closure), forced for the whole
+        (`piece_udf`: the selector compiled once, in the closure), forced for the whole
         selector, and ``fallback_sql``: the same from ``spark.sql`` — the SQL function
         `register_selector` creates for a selector with no native form (``WHERE f(struct(*))``,
         its body calling the closure UDF on the fields it reads), forced for the whole selector;
@@ -157,14 +157,13 @@ def selector_variants(spark, df, view: str, label: str, selector: str) -> dict:
     from pyspark.sql import functions as F
     from pyspark.sql.functions import arrow_udf, udf
 
-    from jms_selector_spark import parse, register_selector
-    from jms_selector_spark.backends.udf import match_udf, selector_udf, source_args, source_struct
-    from jms_selector_spark.binder import Binding
-    from jms_selector_spark.spark.routing.estate import Plan
-    from jms_selector_spark.spark.sql_functions import _create_function
+    from jms_selector_spark import compile_selector, register_selector
+    from jms_selector_spark.backends.udf import match_udf, piece_udf, source_args, source_struct
+    from jms_selector_spark.spark.sql_functions import create_function
 
     cols = selector_columns(selector, df.schema)
-    fallback_fn, fallback_cols = selector_udf(parse(selector), df.schema)
+    whole = compile_selector(selector, df.schema)
+    fallback_fn, fallback_cols = piece_udf(whole.piece(whole.core))
     assert fallback_cols == cols, (fallback_cols, cols)
     hand_cols, arrow_fn, row_fn = hand_written()[selector]
     assert sorted(hand_cols) == sorted(cols), (hand_cols, cols)
@@ -177,8 +176,9 @@ def selector_variants(spark, df, view: str, label: str, selector: str) -> dict:
     row_pred = udf(row_fn, "boolean")                          # Spark 4.3 default: Arrow-serialized
     row_pickled = udf(row_fn, "boolean", useArrow=False)       # the classic pickled row UDF
     register_selector(spark, f"bench_{label}", selector, view)
-    sel = parse(selector)  # the whole selector as one fallback piece, as for a selector with no native form
-    _create_function(spark, f"bench_{label}_fallback", sel, Plan("fallback", sel.root), df.schema, Binding())
+    # the whole selector as one fallback piece, as for a selector with no native form
+    create_function(spark, f"bench_{label}_fallback", compile_selector(selector, df.schema, qualifier=("message",)),
+                    df.schema, whole_fallback=True)
     return {
         "native": jms_filter(df, selector),
         "jms_match_api": df.where(match_udf()(F.lit(selector), source_struct(cols))),
@@ -384,7 +384,7 @@ def union_columns(selectors, schema) -> list:
 
 
 def run_xjoin(spark, data_dir, args, cpu) -> dict:
-    from jms_selector_spark.spark.routing.route import route
+    from jms_selector_spark.spark.routing import route
 
     print(f"\n[xjoin] {args.subs} subscriptions x {args.xjoin_rows:,} messages")
     path = bn.ensure_archive(spark, data_dir, args.xjoin_rows, args.seed, args.xjoin_files)

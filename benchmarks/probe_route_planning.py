@@ -2,9 +2,9 @@
 1,000 / 3,000 / 10,000 subscriptions. No Spark session: only what the driver computes before it
 hands Spark the plan.
 
-Phases, as `route` → `route_plan.tag_matches` runs them: `hybrid.plan_subscriptions` (parse, bind,
-translate each distinct selector), `route_templates.plan_templates`, `template_sql` (the SQL of
-each template), `route_plan.plan_routing` + `plan_sql` (the CASE plan of the rest). Subscriptions:
+Phases, as `route` runs them: `estate.plan_estate` (parse, bind, lower, translate each distinct
+selector), `templates.plan_templates`, `render_templates.template_sql` (the SQL of each
+template), `index.plan_routing` + `render_index.plan_sql` (the index plan of the rest). Subscriptions:
 `bench_route.subscriptions` (realistic, none invalid) over the bench archive's columns.
 
 Per count, ``--reps`` rounds, each a "first" plan (the routing caches and the parser's cache
@@ -51,28 +51,31 @@ def archive_schema():
 
 
 def clear_caches() -> None:
-    from jms_selector_spark.frontend import selector
-    from jms_selector_spark.spark.routing import estate as hybrid, index as route_plan
+    """Forget the parser's memo: a new estate (routing itself keeps nothing between calls)."""
+    from jms_selector_spark.frontend.selector import parse_selector
 
-    for f in (hybrid.bound_selector, hybrid.planned_selector, selector._parse_cached, route_plan._access_candidates):
-        f.cache_clear()
+    parse_selector.cache_clear()
 
 
 def plan_phases(subs, schema, dialect, binding) -> tuple:
     """(CPU seconds per phase, signature of the plan)."""
-    from jms_selector_spark.spark.routing.estate import plan_subscriptions
-    from jms_selector_spark.spark.routing.index import plan_routing, plan_sql
-    from jms_selector_spark.spark.routing.templates import plan_templates, template_sql
+    from jms_selector_spark.language.schema import to_schema
+    from jms_selector_spark.spark.routing.columns import numeric_columns, string_columns
+    from jms_selector_spark.spark.routing.estate import plan_estate
+    from jms_selector_spark.spark.routing.index import plan_routing
+    from jms_selector_spark.spark.routing.render_index import plan_sql
+    from jms_selector_spark.spark.routing.render_templates import template_sql
     from jms_selector_spark.spark.routing.subscriptions import normalize_subscriptions
+    from jms_selector_spark.spark.routing.templates import plan_templates
 
     t = [time.process_time()]
-    native, fallback, _ = plan_subscriptions(normalize_subscriptions(subs), schema, dialect, binding)
+    native, fallback, _ = plan_estate(normalize_subscriptions(subs), to_schema(schema), dialect, binding)
     t.append(time.process_time())
-    tp = plan_templates(native, schema, dialect, binding)
+    tp = plan_templates(native, string_columns(schema))
     t.append(time.process_time())
-    parts = [p for a, access in enumerate(tp.accesses) for p in template_sql(access, a)]
+    parts = [p for a, access in enumerate(tp.accesses) for p in template_sql(access, a, numeric_columns(schema))]
     t.append(time.process_time())
-    sql = plan_sql(plan_routing(list(tp.rest), fallback, schema, dialect, binding)) or ""
+    sql = plan_sql(plan_routing(list(tp.rest), fallback)) or ""
     t.append(time.process_time())
     sig = (len(native), len(tp.names), len(parts), zlib.crc32("\0".join(parts).encode()), zlib.crc32(sql.encode()))
     return [t[i + 1] - t[i] for i in range(len(PHASES))], sig

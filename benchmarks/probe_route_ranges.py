@@ -1,9 +1,9 @@
-"""Probe (issue #16, not part of ``make bench``): range buckets (`route_ranges`) on and off, on estates
+"""Probe (issue #16, not part of ``make bench``): range buckets (`spark.routing.ranges`) on and off, on estates
 of time-window subscriptions (``JMSType = 't' AND JMSTimestamp BETWEEN <start> AND <start + 1, 6
 or 24 h>``), the realistic estate of `bench_route` last (where nothing is split: the same plan).
 
 Each estate routes the archive in topic mode twice (`bench_route.routed_df`, ``indexed``), with
-buckets and without (``route_ranges.RANGES``); the outputs are asserted equal (fingerprint: rows
+buckets and without (tuning feature ``ranges``); the outputs are asserted equal (fingerprint: rows
 and a checksum of (message id, subscription)). One cold run each, then ``--reps`` rounds in ABBA
 order; medians of wall and JVM + Python CPU seconds, and off / on.
 
@@ -41,15 +41,10 @@ def windows(n: int, seed: int = 5) -> list:
 
 def compare(spark, messages, subs, reps: int) -> dict:
     """{"on": {...}, "off": {...}, "off / on cpu": ratio}: the topic pass with and without buckets."""
-    from jms_selector_spark.spark.routing import ranges as route_ranges
+    from jms_selector_spark.spark.routing.tuning import DEFAULT
 
-    dfs = {}
-    for on in (True, False):
-        old, route_ranges.RANGES = route_ranges.RANGES, on
-        try:
-            dfs["on" if on else "off"] = br.routed_df(messages, subs, "indexed")
-        finally:
-            route_ranges.RANGES = old
+    dfs = {"on": br.routed_df(messages, subs, "indexed"),
+           "off": br.routed_df(messages, subs, "indexed", tuning=DEFAULT.without("ranges"))}
     fp = {k: br._fingerprint(df) for k, df in dfs.items()}
     assert fp["on"] == fp["off"], fp
     cpu = br.spark_cpu_reader(spark)
@@ -74,7 +69,7 @@ def main(argv=None, spark=None) -> dict:
     ap.add_argument("--windows", default="100,1000", help="numbers of time-window subscriptions")
     ap.add_argument("--realistic", type=int, default=1000, help="subscriptions of the realistic estate (0: none)")
     args = ap.parse_args(argv)
-    from jms_selector_spark.spark.routing.index import explain_routing
+    from jms_selector_spark.spark.routing import explain_routing
 
     spark, own, messages = br.probe_archive(args, spark, "probe_route_ranges")
     estates = {f"{n} windows": windows(n) for n in (int(x) for x in args.windows.split(",") if x)}

@@ -3,11 +3,10 @@ plan before and after the per-subscription split.
 
 Before (main up to issue #16): every fallback selector evaluated *whole* by the UDF, on the
 messages that pass the OR of the subscriptions' access predicates (``JMSType = 'car'`` / ``IN``;
-no gate at all when one subscription has none). After (`route_plan.tag_matches` →
-`route_fallback`): each subscription's native conjuncts are its own gate, computed by Spark, and
-the UDF evaluates only the rest, only where that gate is TRUE. The "before" plan is rebuilt here
-from the same pieces (`access_candidates`, `routing_udf` with one shared gate): the same work as
-main's code did.
+no gate at all when one subscription has none). After (`spark.routing.columns`): each
+subscription's native conjuncts are its own gate, computed by Spark, and the UDF evaluates only the
+rest, only where that gate is TRUE. The "before" plan is rebuilt here from the same pieces (access
+predicates, `routing_udf` with one shared gate): the same work as main's code did.
 
 N cached messages (default 2M), ``local[2]``, the fallback column only (``sum(size(matches))``),
 ``--reps`` ABAB-interleaved rounds, medians; both plans must find the same matches (asserted,
@@ -24,8 +23,10 @@ from pyspark.sql import SparkSession, functions as F
 import jms_selector_spark as jss
 from jms_selector_spark.backends.udf import routing_udf, source_args
 from jms_selector_spark.binder import Binding
-from jms_selector_spark.spark.routing.fallback import fallback_matches, split_fallback
-from jms_selector_spark.spark.routing.index import access_candidates
+from jms_selector_spark.language.schema import to_schema
+from jms_selector_spark.spark.routing.access import access_predicates
+from jms_selector_spark.spark.routing.columns import fallback_matches, split_fallback
+from jms_selector_spark.spark.routing.estate import plan_estate
 from jms_selector_spark.spark.routing.subscriptions import Subscription
 
 AMQ = jss.ACTIVEMQ
@@ -43,12 +44,19 @@ CASES = {
 }
 
 
+def _fallback(df, subs):
+    native, fallback, _ = plan_estate(subs, to_schema(df.schema), AMQ, Binding())
+    assert not native and len(fallback) == len(subs)
+    return fallback
+
+
 def before(df, subs):
     """Main's plan: whole selectors, gated by the OR of one access predicate each (or none)."""
     gate = None
     parts = []
-    for s in subs:
-        cands = access_candidates(s.selector, df.schema, AMQ, Binding())
+    fallback = _fallback(df, subs)
+    for s, compiled in fallback:
+        cands = [p for p in access_predicates(compiled) if not p.prefix]
         if not cands:
             parts = None
             break
@@ -56,7 +64,7 @@ def before(df, subs):
         parts.append(F.expr(best.value_sql).isin(*best.values))
     if parts:
         gate = F.coalesce(reduce(lambda a, b: a | b, parts), F.lit(False))
-    udf, cols = routing_udf([(s.name, s.selector) for s in subs], AMQ, df.schema,
+    udf, cols = routing_udf([(s.name, c.piece(c.core)) for s, c in fallback],
                             gates=[0 if gate is not None else None] * len(subs))
     args = source_args(cols)
     if gate is None:
@@ -65,7 +73,7 @@ def before(df, subs):
 
 
 def after(df, subs):
-    return fallback_matches(split_fallback(subs, df.schema, AMQ), df.schema, AMQ)
+    return fallback_matches(split_fallback(_fallback(df, subs)))
 
 
 def run(df, col):

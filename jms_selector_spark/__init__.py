@@ -39,7 +39,8 @@ from .parsing import parse
 from .interpreter import evaluate
 from .language.dialects import ACTIVEMQ, JMS, SOLACE, WSO2, Dialect, get_dialect
 from .spark import connect  # `connect.ship(spark)`: the package on a Spark Connect server's workers
-from .compiler import Compiled, compile_selector, explain_filter, selector_to_sql
+from .compiler import Compiled, compile_selector
+from .translate import explain_filter, selector_to_sql
 from .spark.filtering import jms_filter, selector_to_column
 from .spark.routing import (MigrationReport, RoutingTuning, Subscription, SubscriptionChange, explain_routing,
                             migration_report, route, route_report, routing_rules, subscription_errors)

@@ -39,90 +39,27 @@ from __future__ import annotations
 
 import functools
 import logging
-import warnings
-from dataclasses import dataclass
 
 from .backends.sql.fragment import ColumnUse, Fragment, Slot, clean_length, unmark
 from .backends.sql.generator import SparkSqlGenerator
-from .backends.sql.limits import check_sql_depth, plan_depth_of
-from .binder import Binding, BoundSelector, bind, check_options, unknown_property_refs, warn_unknown_properties
+from .backends.sql.limits import check_sql_depth
+from .binder import (Binding, BoundSelector, bind, check_options, infer_flat_schema, unknown_property_refs,
+                     warn_unknown_properties)
 from .frontend.printer import to_text
 from .frontend.selector import Selector
 from .language import nodes as n
-from .language.dialects import HEADER_TYPES, Dialect
-from .language.errors import SelectorBindingError, UnsupportedSelectorError
-from .language.schema import to_schema
-from .language.types import JmsType
+from .language.dialects import Dialect
+from .language.errors import UnsupportedSelectorError
+from .language.schema import column_collisions, to_schema
 from .parsing import as_selector
-from .semantics import core as c
+from .plans import AND, OR, SKELETON, Piece, Plan, node_at, top_conjuncts
 from .semantics.decisions import Logic
 from .semantics.lowering import rules_for
 
-__all__ = ["compile_selector", "compile_bound", "Compiled", "Plan", "Piece", "selector_to_sql", "explain_filter",
-           "infer_flat_schema", "column_collisions"]
+__all__ = ["compile_selector", "compile_bound", "Compiled", "Plan", "Piece"]
 
 log = logging.getLogger(__name__)
 
-_AND = (c.KleeneAnd, c.LeftFirstAnd)
-_OR = (c.KleeneOr, c.LeftFirstOr)
-_SKELETON = _AND + _OR + (n.Not,)
-
-
-@dataclass(frozen=True)
-class Piece:
-    """A part of a compiled selector that the vectorized fallback evaluates: the AND (``how``
-    ``"and"``) or OR (``"or"``) of the core nodes at ``paths`` (child positions from the core
-    root, `nodes.children` order), as `Compiled.node_at` finds them. A single node is an AND of
-    one. It holds the bound selector (pickled as text, re-bound where it is unpickled), never a
-    printed sub-selector."""
-
-    bound: BoundSelector
-    paths: tuple
-    how: str = "and"
-
-    @functools.cached_property
-    def node(self):
-        """The core node this piece evaluates (a synthetic AND / OR of several)."""
-        nodes = tuple(_node_at(self.bound.core, p) for p in self.paths)
-        if len(nodes) == 1:
-            return nodes[0]
-        kind = c.KleeneAnd if self.how == "and" else c.KleeneOr
-        return kind(nodes, span=nodes[0].span)
-
-    @functools.cached_property
-    def names(self) -> tuple:
-        """The selector names this piece reads, in first-use order."""
-        seen: dict = {}
-        for p in self.paths:
-            for node in n.walk(_node_at(self.bound.core, p)):
-                if isinstance(node, n.Identifier):
-                    seen.setdefault(node.name, None)
-        return tuple(seen)
-
-    @functools.cached_property
-    def refs(self) -> dict:
-        """``{name: ColumnRef}`` of the names this piece reads."""
-        return {name: self.bound.refs[name] for name in self.names if name in self.bound.refs}
-
-    def source_columns(self) -> tuple:
-        """Top-level columns the piece reads (what its UDF is sent), in first-use order."""
-        return tuple(dict.fromkeys(ref.path[0] for ref in self.refs.values() if ref.path))
-
-    def __getstate__(self):
-        return {"bound": self.bound, "paths": self.paths, "how": self.how}
-
-
-def _top_conjuncts(node) -> list:
-    """The operands of a top-level AND chain, nested ANDs of either kind flattened (only TRUE
-    matters to route: both kinds are TRUE exactly when every operand is)."""
-    out, stack = [], [node]
-    while stack:
-        cur = stack.pop()
-        if type(cur) in _AND:
-            stack.extend(reversed(cur.operands))
-        else:
-            out.append(cur)
-    return out
 
 
 def _bounds(v, offset: int, slot_at: dict):
@@ -141,56 +78,6 @@ def _bounds(v, offset: int, slot_at: dict):
         elif cur.form is not None:
             column, value_sql, op = cur.form
             yield column, value_sql, op, slot_at[pos + len(value_sql) + len(op) + 2]
-
-
-def _node_at(root, path: tuple):
-    node = root
-    for i in path:
-        node = n.children(node)[i]
-    return node
-
-
-@dataclass(frozen=True)
-class Plan:
-    """How a (sub-)selector runs.
-
-    Attributes
-    ----------
-    kind : str
-        ``"native"`` (``sql`` is its fragment), ``"fallback"`` (``piece`` is what the vectorized
-        UDF evaluates), or ``"and"`` / ``"or"`` / ``"not"`` over ``parts``.
-    node : Node or None
-        The core node (None for an empty selector).
-    sql : str or None
-    parts : tuple of Plan
-    reason : UnsupportedSelectorError or None
-        Why a piece has no native form (None otherwise).
-    piece : Piece or None
-        A fallback's piece.
-    """
-
-    kind: str
-    node: object
-    sql: "str | None" = None
-    parts: tuple = ()
-    reason: "UnsupportedSelectorError | None" = None
-    piece: "Piece | None" = None
-
-    @property
-    def is_native(self) -> bool:
-        """True when nothing in the plan needs the fallback."""
-        return self.kind == "native"
-
-    def leaves(self) -> list:
-        """The native and fallback pieces, left to right."""
-        if self.kind in ("native", "fallback"):
-            return [self]
-        return [leaf for p in self.parts for leaf in p.leaves()]
-
-    def depth(self) -> int:
-        """Levels of the plan as Spark meets them: its AND/OR/NOT skeleton (built as Columns or
-        SQL) plus the deepest native fragment under it."""
-        return plan_depth_of(self)
 
 
 class Compiled:
@@ -232,7 +119,7 @@ class Compiled:
     def top_conjuncts(self) -> list:
         """The operands of the core tree's top-level AND chain (nested ANDs of either kind
         flattened), or the root alone; [] for an empty selector."""
-        return [] if self.core is None else _top_conjuncts(self.core)
+        return [] if self.core is None else top_conjuncts(self.core)
 
     @functools.cached_property
     def generator(self) -> SparkSqlGenerator:
@@ -248,7 +135,7 @@ class Compiled:
         got = self._rendered.get(key)
         if got is None:
             try:
-                if type(node) in _SKELETON:
+                if type(node) in SKELETON:
                     kids = n.children(node)
                     got = self.generator.combine(node, [self.render(k) for k in kids])
                 else:
@@ -297,7 +184,7 @@ class Compiled:
             if id(node) in memo:
                 continue
             kind = type(node)
-            splittable = kind is n.Not or (kleene and kind in _AND + _OR)
+            splittable = kind is n.Not or (kleene and kind in AND + OR)
             if not ready:
                 stack.append((node, True))
                 if splittable:
@@ -313,7 +200,7 @@ class Compiled:
                 continue
             kids = self._merge_fallbacks(node, kids)
             memo[id(node)] = kids[0] if len(kids) == 1 else Plan(
-                "and" if kind in _AND else "or", node, parts=tuple(kids))
+                "and" if kind in AND else "or", node, parts=tuple(kids))
         return memo[id(self.core)]
 
     def _merge_fallbacks(self, node, kids: list) -> list:
@@ -321,7 +208,7 @@ class Compiled:
         fb = [k for k in kids if k.kind == "fallback"]
         if len(fb) < 2:
             return kids
-        how = "and" if type(node) in _AND else "or"
+        how = "and" if type(node) in AND else "or"
         paths = tuple(p for k in fb for p in k.piece.paths)
         piece = Piece(self.bound, paths, how)
         return [k for k in kids if k.kind != "fallback"] + [Plan("fallback", piece.node, piece=piece)]
@@ -341,10 +228,10 @@ class Compiled:
         root = self.core
         if root is None:
             return [], None
-        if type(root) not in _AND:
+        if type(root) not in AND:
             return [], self.piece(root)
         gate, rest = [], []
-        for k in _top_conjuncts(root):
+        for k in top_conjuncts(root):
             p = self._decide(k)
             (gate if p.is_native else rest).append(p if p.is_native else k)
         if not gate or not rest:
@@ -398,7 +285,7 @@ class Compiled:
         v = self.render(self.core)
         if not v.conj:
             return (self.core,)
-        if type(self.core) not in _AND:
+        if type(self.core) not in AND:
             return None
         kept = [k for k in self.core.operands if self.render(k).lit is not True]
         if len(kept) != len(v.conj) or any(self.render(k) is not p for k, p in zip(kept, v.conj)):
@@ -432,7 +319,7 @@ class Compiled:
         piece = plan.piece
         if piece is None or len(piece.paths) == 1:
             return self.source_text(plan.node)
-        srcs = tuple(self.bound.types.source_node(_node_at(self.core, p)) for p in piece.paths)
+        srcs = tuple(self.bound.types.source_node(node_at(self.core, p)) for p in piece.paths)
         joined = (n.And if piece.how == "and" else n.Or)(srcs, span=srcs[0].span)
         return to_text(joined, self.dialect)
 
@@ -505,7 +392,8 @@ def compile_selector(selector, schema=None, *, dialect: "str | Dialect | None" =
         check_options(schema, b)
     compiled = compile_bound(sel, schema, b, qualifier=qualifier, warn=warn, assumed_schema=assumed)
     if sel.root is not None and collisions == "refuse":
-        column_collisions(schema.names(), compiled.bound, case_sensitive=case_sensitive, refuse=True)
+        column_collisions(schema.names(), compiled.bound.source_columns(), sel.text, case_sensitive=case_sensitive,
+                          refuse=True)
     return compiled
 
 
@@ -518,160 +406,3 @@ def compile_bound(sel: Selector, schema, binding: Binding, *, qualifier: tuple =
     if warn:
         warn_unknown_properties(bound)
     return Compiled(sel, schema, binding, bound, qualifier=qualifier, assumed_schema=assumed_schema)
-
-
-def column_collisions(columns, bound: BoundSelector, *, case_sensitive: bool, refuse: bool = False,
-                      how: str = "use jms_filter, which resolves them") -> dict:
-    """``{key: [columns]}`` of the top-level columns Spark cannot tell apart by name (equal, or
-    equal but for case when ``case_sensitive`` is false). Raises `SelectorBindingError` naming
-    them and the fix when the selector reads a column the table has twice; with ``refuse``, also
-    when it reads one of a case-only group (an entry point that cannot rename the table's
-    columns: Spark would reject the SQL as ``AMBIGUOUS_REFERENCE``); ``how`` names that entry
-    point's way out."""
-    groups: dict = {}
-    for col in columns:
-        groups.setdefault(col if case_sensitive else col.lower(), []).append(col)
-    groups = {k: v for k, v in groups.items() if len(v) > 1}
-    if not groups:
-        return groups
-    used = set(bound.source_columns())
-    for names in groups.values():
-        for name in sorted(set(names) & used):
-            if names.count(name) > 1:
-                raise SelectorBindingError(
-                    f"the selector reads column {name!r}, which the table has {names.count(name)} times (after a"
-                    " join?): rename or drop all but one (DataFrame.toDF / withColumnRenamed / drop)",
-                    bound.selector.text)
-        read = sorted(set(names) & used)
-        if len(read) > 1 or (refuse and read):
-            raise SelectorBindingError(
-                f"the selector reads {', '.join(map(repr, read))}, and the table has"
-                f" {', '.join(map(repr, names))}, which differ only in case: with spark.sql.caseSensitive=false"
-                f" Spark cannot tell them apart: {how}, set spark.sql.caseSensitive=true (and pass"
-                " case_sensitive=True), or rename one (withColumnRenamed)", bound.selector.text)
-    return groups
-
-
-def infer_flat_schema(sel: Selector) -> dict:
-    """Flat column types guessed from how each property is used (for ``schema=None``)."""
-    guesses: dict = {}
-    T = JmsType
-
-    def note(node, t):
-        if isinstance(node, n.Identifier) and node.name not in guesses and sel.dialect.header_for(node.name) is None:
-            guesses[node.name] = t
-
-    def lit_type(node):
-        if isinstance(node, n.Literal) and node.type is not T.NULL:
-            if node.type.is_exact:
-                return "long"
-            if node.type.is_approximate:
-                return "double"
-            return node.type.value
-        return None
-
-    for node in n.walk(sel.root):
-        if isinstance(node, (n.Like, n.InList)):
-            note(node.operand, "string")
-        elif isinstance(node, n.Comparison):
-            lt, rt = lit_type(node.left), lit_type(node.right)
-            if rt:
-                note(node.left, rt)
-            if lt:
-                note(node.right, lt)
-            if node.op.is_ordering:
-                note(node.left, "double")
-                note(node.right, "double")
-        elif isinstance(node, n.Between):
-            t = next((lit_type(x) for x in (node.low, node.high) if lit_type(x)), "double")
-            for x in (node.operand, node.low, node.high):
-                note(x, t)
-        elif isinstance(node, n.Arithmetic):
-            t = lit_type(node.right) or lit_type(node.left) or "double"
-            note(node.left, t if t in ("long", "double") else "double")
-            note(node.right, t if t in ("long", "double") else "double")
-        elif isinstance(node, (n.And, n.Or, n.Not)):
-            for op in n.children(node):
-                note(op, "boolean")
-    if isinstance(sel.root, n.Identifier):
-        note(sel.root, "boolean")
-    schema = {}
-    for name in sel.identifiers:
-        header = sel.dialect.header_for(name)
-        if header is not None:
-            schema[header] = HEADER_TYPES.get(header, T.STRING).value
-        else:
-            schema[name] = guesses.get(name, "string")
-    return schema
-
-
-def selector_to_sql(selector, schema=None, *, dialect=None, headers=None, properties=None,
-                    property_types=None, unknown_properties="warn", case_sensitive: bool = False) -> str:
-    """Translate a JMS selector into a Spark SQL boolean expression (for ``WHERE`` / ``F.expr``).
-
-    Parameters
-    ----------
-    selector : str or Selector
-        The selector (parsed with ``dialect`` when a string).
-    schema : pyspark StructType or dict, optional
-        The table the fragment will run on (``df.schema``), or ``{column: jms type}`` for a flat
-        table. None: flat columns whose types are guessed from use (a warning names them).
-    dialect : str or Dialect, optional
-        The dialect of a selector given as text (default ``"jms"``); a `Selector` keeps its own
-        (a different ``dialect`` raises ``ValueError``).
-    headers : dict, optional
-        JMS header name → column name (``{"JMSType": "msg_type"}``).
-    properties : str, optional
-        The column holding application properties (STRUCT, MAP or VARIANT). Default: a column
-        named ``properties`` if the table has one, else one column per property (flat).
-    property_types : dict, optional
-        Declared JMS types of string-valued properties (``{"qty": "long"}`` for a
-        ``MAP<STRING,STRING>``): read with Java's ``valueOf``, as ``getLongProperty`` would;
-        text Java cannot read is NULL (see `Binding`).
-    unknown_properties : {"warn", "null", "error"}, default "warn"
-        A property the table cannot hold is NULL; "warn" logs it, "error" raises (see `Binding`).
-    case_sensitive : bool, default False
-        Pass True when the session sets ``spark.sql.caseSensitive=true``: columns that differ
-        only in case are then told apart. Otherwise a selector reading such a column raises
-        `SelectorBindingError` naming both (Spark would reject the SQL as ambiguous).
-
-    Returns
-    -------
-    str
-        A boolean SQL expression: TRUE where the selector is TRUE, FALSE where FALSE, NULL where
-        UNKNOWN. ``TRUE`` for an empty selector.
-
-    Raises
-    ------
-    SelectorSyntaxError, SelectorTypeError, SelectorBindingError
-    BindingOptionError
-        ``headers`` or ``properties`` names a column ``schema`` does not have.
-    UnsupportedSelectorError
-        A construct with no exact Spark SQL form; evaluate it with `jms_filter`, which runs
-        such pieces in the vectorized fallback.
-
-    Examples
-    --------
-    >>> selector_to_sql("JMSType = 'car' AND weight > 2500", {"JMSType": "string", "weight": "long"})
-    "(`JMSType` = decode(X'636172', 'UTF-8') AND `weight` > 2500)"
-    """
-    compiled = compile_selector(selector, schema, dialect=dialect, headers=headers, properties=properties,
-                                property_types=property_types, unknown_properties=unknown_properties,
-                                case_sensitive=case_sensitive)
-    if compiled.assumed_schema:
-        warnings.warn("selector_to_sql without a schema assumes flat columns of types "
-                      + ", ".join(f"{k}: {v}" for k, v in compiled.assumed_schema.items()), stacklevel=2)
-    return compiled.sql()
-
-
-def explain_filter(selector, schema, *, dialect: "str | Dialect | None" = None, **binding) -> str:
-    """How `jms_filter` runs ``selector`` on a table of ``schema``: one line per piece.
-
-    >>> print(explain_filter("JMSType = 'car' AND SPLIT(s, ',') IS NOT NULL",
-    ...                      {"JMSType": "string", "s": "string"}, dialect="activemq"))
-    native    JMSType = 'car'
-              -> `JMSType` = decode(X'636172', 'UTF-8')
-    fallback  SPLIT(s, ',') IS NOT NULL
-              -> vectorized Arrow UDF
-    """
-    return compile_selector(selector, schema, dialect=dialect, collisions="caller", warn=False, **binding).explain()

@@ -22,7 +22,6 @@ from __future__ import annotations
 from typing import Mapping
 
 from .semantics import scalar as sem
-from .language import nodes as n
 from .parsing import as_selector
 from .language.visitor import NodeVisitor
 from .semantics import core as c

@@ -78,4 +78,4 @@ def test_doctests_are_collected():
     """The modules with examples are found (a finder that finds nothing would pass every test)."""
     with_examples = {n for n in _module_names() if _tests(importlib.import_module(n))}
     assert {"jms_selector_spark.spark.filtering", "jms_selector_spark.spark.sql_functions",
-            "jms_selector_spark.compiler", "jms_selector_spark.interpreter"} <= with_examples
+            "jms_selector_spark.translate", "jms_selector_spark.interpreter"} <= with_examples

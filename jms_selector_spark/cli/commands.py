@@ -324,7 +324,7 @@ def _cmd_explain(args) -> int:
 
 def _cmd_route_plan(args) -> int:
     """The routing plan of several subscriptions (`explain_routing`): no Spark needed."""
-    from ..compiler import infer_flat_schema
+    from ..binder import infer_flat_schema
     from ..spark.routing.explain import explain_routing
 
     subs = []

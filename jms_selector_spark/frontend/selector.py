@@ -76,18 +76,15 @@ class Selector:
 
 
 def _unpickle(text: str, dialect: Dialect, max_length: int = MAX_LENGTH) -> "Selector":
-    return _parse_cached(text, dialect, max_length)
-
-
-def parse_selector(selector: str, dialect: Dialect, max_length: int = MAX_LENGTH) -> Selector:
-    """The front end's part of `jms_selector_spark.parse`: syntax and static checks, for a
-    `Dialect` (cached: a selector text is parsed once per process). Raises `SelectorSyntaxError`
-    or `SelectorTypeError`; the checks that need evaluation rules are the caller's."""
-    return _parse_cached(selector, dialect, max_length)
+    return parse_selector(text, dialect, max_length)
 
 
 @functools.lru_cache(maxsize=4096)
-def _parse_cached(text: str, dialect: Dialect, max_length: int = MAX_LENGTH) -> Selector:
+def parse_selector(text: str, dialect: Dialect, max_length: int = MAX_LENGTH) -> Selector:
+    """The front end's part of `jms_selector_spark.parse`: syntax and static checks, for a
+    `Dialect`. Memoised (bounded): a selector text is parsed once per process, also where a pickled
+    `Selector` is rebuilt (a Spark executor). Raises `SelectorSyntaxError` or `SelectorTypeError`;
+    the checks that need evaluation rules are the caller's."""
     try:
         root, ignored, depth = parse_tree_info(text, dialect, max_length=max_length)
     except SelectorSyntaxError as e:

@@ -17,9 +17,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
+from .errors import SelectorBindingError
 from .types import JmsType
 
-__all__ = ["DataType", "Field", "Schema", "to_schema", "is_arrow_variant"]
+__all__ = ["column_collisions", "DataType", "Field", "Schema", "to_schema", "is_arrow_variant"]
 
 
 @dataclass(frozen=True)
@@ -208,3 +209,35 @@ def _arrow_type(t) -> DataType:
     if pa.types.is_map(t):
         return DataType("map", keyType=_arrow_type(t.key_type), valueType=_arrow_type(t.item_type))
     return DataType(str(t))
+
+
+def column_collisions(columns, used, text: str, *, case_sensitive: bool, refuse: bool = False,
+                      how: str = "use jms_filter, which resolves them") -> dict:
+    """``{key: [columns]}`` of the top-level columns Spark cannot tell apart by name (equal, or
+    equal but for case when ``case_sensitive`` is false). Raises `SelectorBindingError` naming
+    them and the fix when the selector reads a column the table has twice; with ``refuse``, also
+    when it reads one of a case-only group (an entry point that cannot rename the table's
+    columns: Spark would reject the SQL as ``AMBIGUOUS_REFERENCE``); ``how`` names that entry
+    point's way out."""
+    groups: dict = {}
+    for col in columns:
+        groups.setdefault(col if case_sensitive else col.lower(), []).append(col)
+    groups = {k: v for k, v in groups.items() if len(v) > 1}
+    if not groups:
+        return groups
+    used = set(used)
+    for names in groups.values():
+        for name in sorted(set(names) & used):
+            if names.count(name) > 1:
+                raise SelectorBindingError(
+                    f"the selector reads column {name!r}, which the table has {names.count(name)} times (after a"
+                    " join?): rename or drop all but one (DataFrame.toDF / withColumnRenamed / drop)",
+                    text)
+        read = sorted(set(names) & used)
+        if len(read) > 1 or (refuse and read):
+            raise SelectorBindingError(
+                f"the selector reads {', '.join(map(repr, read))}, and the table has"
+                f" {', '.join(map(repr, names))}, which differ only in case: with spark.sql.caseSensitive=false"
+                f" Spark cannot tell them apart: {how}, set spark.sql.caseSensitive=true (and pass"
+                " case_sensitive=True), or rename one (withColumnRenamed)", text)
+    return groups

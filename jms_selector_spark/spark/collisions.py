@@ -7,11 +7,11 @@ that column, not its twin. The entry points that hold the DataFrame (`jms_filter
 `migration_report`, a view of `register_selector`) rename the twins that no selector reads by
 position (`hide`), run, and give them their names back (`restore`); the entry points that cannot
 rename (`selector_to_sql`, `selector_to_column`, a SQL function) refuse a selector that reads such
-a column (`compiler.column_collisions`), naming both and the fix.
+a column (`language.schema.column_collisions`), naming both and the fix.
 """
 from __future__ import annotations
 
-from ..compiler import column_collisions
+from ..language.schema import column_collisions
 from ..language.errors import SelectorBindingError
 
 __all__ = ["case_sensitive", "key_of", "has_collisions", "hide", "hide_for", "restore"]
@@ -45,7 +45,7 @@ def hide(df, compiled) -> "tuple[object, list | None]":
     position, so that the selector's names resolve as JMS says. Raises `SelectorBindingError` when
     the selector itself reads a name Spark cannot resolve."""
     sensitive = case_sensitive(df.sparkSession)
-    groups = column_collisions(df.columns, compiled.bound, case_sensitive=sensitive)
+    groups = column_collisions(df.columns, compiled.bound.source_columns(), compiled.text, case_sensitive=sensitive)
     if not groups:
         return df, None
     return _renamed(df, groups, set(compiled.bound.source_columns()), sensitive)
@@ -66,7 +66,7 @@ def hide_for(df, readers: list) -> "tuple[object, list | None, dict]":
     refused, chosen = {}, {}  # chosen: group key -> the one name of it the kept readers read
     for who, compiled in readers:
         try:
-            column_collisions(columns, compiled.bound, case_sensitive=sensitive)
+            column_collisions(columns, compiled.bound.source_columns(), compiled.text, case_sensitive=sensitive)
             for c in compiled.bound.source_columns():
                 if c not in columns or counts[key(c)] < 2:
                     continue

@@ -32,7 +32,8 @@ import re
 from ..backends.sql.limits import MAX_SQL_DEPTH, sql_depth
 from ..backends.sql.render import sql_identifier
 from ..binder import Binding
-from ..compiler import Plan, column_collisions, compile_selector
+from ..compiler import Plan, compile_selector
+from ..language.schema import column_collisions
 from ..frontend.selector import Selector
 from ..language.dialects import Dialect, get_dialect
 from ..language.errors import SelectorError
@@ -40,7 +41,8 @@ from ..parsing import as_selector
 from . import collisions
 from .filtering import filter_column
 
-__all__ = ["register", "register_selector", "register_route", "selector_columns", "struct_ddl"]
+__all__ = ["register", "register_selector", "register_route", "selector_columns", "struct_ddl", "create_function",
+           "plan_sql"]
 
 log = logging.getLogger(__name__)
 
@@ -220,15 +222,18 @@ def register_selector(spark, name: str, selector, source, *, dialect: "str | Dia
         log.info("temporary view %s: %s", name, fragment)
         return fragment
     if compiled.selector.root is not None:
-        column_collisions(df.columns, compiled.bound, case_sensitive=collisions.case_sensitive(spark), refuse=True,
+        column_collisions(df.columns, compiled.bound.source_columns(), compiled.text,
+                          case_sensitive=collisions.case_sensitive(spark), refuse=True,
                           how="register it as kind='view' (which resolves them)")
-    return _create_function(spark, name, compiled, df.schema)
+    return create_function(spark, name, compiled, df.schema)
 
 
-def _create_function(spark, name: str, compiled, row_type) -> str:
-    """``CREATE TEMPORARY FUNCTION name(message STRUCT<row type>)`` for ``compiled``'s plan; each
-    fallback piece becomes a temporary Arrow UDF ``__jms_<name>_<k>`` (the piece compiled once,
-    in the closure) called on just the struct fields it reads."""
+def create_function(spark, name: str, compiled, row_type, *, whole_fallback: bool = False) -> str:
+    """``CREATE TEMPORARY FUNCTION name(message STRUCT<row type>)`` for ``compiled`` (compiled with
+    the qualifier ``("message",)``): its plan, each fallback piece a temporary Arrow UDF
+    ``__jms_<name>_<k>`` (the piece compiled once, in the closure) called on just the struct fields
+    it reads. ``whole_fallback``: the whole selector as one fallback piece (the benchmarks' way of
+    measuring the fallback alone)."""
     from ..backends.udf import piece_udf
 
     udfs = []
@@ -240,7 +245,7 @@ def _create_function(spark, name: str, compiled, row_type) -> str:
         args = ", ".join(sql_identifier(_PARAM, c) for c in columns) or "CAST(NULL AS BOOLEAN)"
         return f"{sql_identifier(udf_name)}({args})"
 
-    plan = compiled.plan
+    plan = Plan("fallback", compiled.core, piece=compiled.piece(compiled.core)) if whole_fallback else compiled.plan
     body = plan_sql(plan, fallback_sql)
     if sql_depth(body) > MAX_SQL_DEPTH:  # the skeleton of NOT/AND/OR alone is too deep to parse
         udfs.clear()

@@ -12,7 +12,6 @@ Set ``JMS_CONFORMANCE=<file name>`` to run one corpus while iterating.
 from __future__ import annotations
 
 import json
-import math
 import os
 from pathlib import Path
 

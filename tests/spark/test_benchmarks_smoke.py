@@ -168,7 +168,7 @@ def test_route_bench_with_fallback_subscriptions(spark, tmp_path):
 
 
 def test_route_scale_bench_times_each_phase(spark, tmp_path):
-    results = _load("bench_route").main(
+    results = _load("bench_route_scale").main(
         ["--scale", "60,180", "--rows", "3000", "--reps", "2", "--data-dir", str(tmp_path)], spark=spark)
     assert [r["subs"] for r in results["scale"]] == [60, 180]  # templates, no codegen guard: all whole-stage
     for r in results["scale"]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 import jms_selector_spark as jss
-from jms_selector_spark.compiler import selector_to_sql
+from jms_selector_spark.translate import selector_to_sql
 from jms_selector_spark.language.errors import UnsupportedSelectorError
 
 from broker_suites import KNOWN, SUITES, agrees, cases_for

@@ -1,8 +1,8 @@
-"""Route's fallback (Arrow UDF) subscriptions, each gated by its own native conjuncts (issue #16).
+"""Route's fallback (Arrow UDF) subscriptions, each gated by its own native conjuncts.
 
-`route_fallback` / `hybrid.split_conjuncts`: the UDF evaluates a subscription's non-native
-conjuncts only where its native ones are TRUE. Checked against the reference interpreter and
-against the previous plan (every selector whole, ungated: `matching_names(index=False)`), in
+`columns.split_fallback` / `compiler.Compiled.conjuncts`: the UDF evaluates a subscription's
+non-native conjuncts only where its native ones are TRUE. Checked against the reference interpreter
+and against the plan without index or gates (`matching_names`, every selector whole), in
 several dialects (activemq, wso2 whose AND is not Kleene, jms, artemis), ANSI on and off; NULLs
 everywhere, unlike types, gates that are UNKNOWN, shared gates, residuals under OR; topic and
 queue mode. One DataFrame per dialect.
@@ -15,19 +15,21 @@ import random
 import pytest
 
 import jms_selector_spark as jss
-from jms_selector_spark.binder import Binding
+from jms_selector_spark.compiler import compile_selector
 from jms_selector_spark.language.dialects import get_dialect
-from jms_selector_spark.spark.routing.estate import plan_subscriptions
-from jms_selector_spark.spark.routing.fallback import split_fallback
-from jms_selector_spark.spark.routing.index import explain_routing, matching_names, tag_matches
-from jms_selector_spark.spark.routing.route import Subscription, route
+from jms_selector_spark.spark.routing import Subscription, explain_routing, route
+from jms_selector_spark.spark.routing.columns import matching_names, split_fallback, tag_matches
+from jms_selector_spark.spark.routing.tuning import RoutingTuning
+
+from support.routing import estate
 
 from conftest import sql_conf
 from routed import assert_routed
 
 pytestmark = pytest.mark.spark
+NO_INDEX = RoutingTuning(disabled={"index"})
 
-V = "a + b + c"  # three VARIANT properties in one predicate: no native form (backends.spark_sql)
+V = "a + b + c"  # three VARIANT properties in one predicate: no native form (backends.sql.generator)
 FALLBACK = [
     f"JMSType = 'car' AND {V} > 3",
     f"JMSType = 'car' AND {V} > 1",  # the same gate as the first: one shared gate column
@@ -83,19 +85,18 @@ def _expected(dialect, subs):
 
 @pytest.mark.parametrize("dialect", ["activemq", "wso2", "jms", "artemis"])
 def test_gated_fallback_equals_reference_and_previous_plan(spark, messages, dialect):
-    from pyspark.sql import functions as F
 
     d = get_dialect(dialect)
     sels = FALLBACK + (ACTIVEMQ_ONLY if dialect == "activemq" else []) + NATIVE
     subs = [Subscription(f"s{i:02d}", sel) for i, sel in enumerate(sels)]
-    native, fallback, errors = plan_subscriptions(subs, messages.schema, d, Binding())
-    assert not errors and len(fallback) == len(sels) - len(NATIVE)
-    splits = {s.name: s for s in split_fallback(fallback, messages.schema, d)}
+    native, fallback = estate(subs, messages.schema, d)
+    assert len(native) + len(fallback) == len(subs) and len(fallback) == len(sels) - len(NATIVE)
+    splits = {s.name: s for s in split_fallback(fallback)}
     assert sum(1 for s in splits.values() if s.gate) == len(fallback) - 2  # all but the two with no native conjunct
-    assert splits["s00"].gate_sql == splits["s01"].gate_sql and splits["s05"].residual.text.startswith("(")
+    assert splits["s00"].gate_sql == splits["s01"].gate_sql and splits["s05"].residual_text.startswith("(")
     assert splits["s10"].gate_text == ("JMSType IN ('car', 'bus')", "code = '5'")  # the nested AND, flattened
-    tagged = tag_matches(messages, native, fallback, dialect=d)
-    old = matching_names(native, fallback, messages.schema, dialect=d, index=False)
+    tagged = tag_matches(messages, native, fallback)
+    old = matching_names(native, fallback, messages.schema, tuning=NO_INDEX)
     df = tagged.select("id", "__jms_matches", old.alias("old"))
     want = _expected(d, subs)
     assert sum(map(len, want.values())) > 40  # the comparison is not between empty arrays
@@ -122,17 +123,19 @@ def test_the_udf_evaluates_a_subscription_only_where_its_gate_is_true(spark):
 
     from jms_selector_spark.backends.udf import routing_udf
 
-    d = get_dialect("activemq")
+    def piece(text):
+        compiled = compile_selector(text, {"s": "string"}, dialect="activemq")
+        return compiled.piece(compiled.core)
+
     # f1's residual would be TRUE on every row: only its gate (argument 0) limits it; f2 has no gate
-    schema = {"s": "string"}
-    udf, cols = routing_udf([("f1", "SPLIT(s, ',') IS NOT NULL"), ("f2", "INLIST(SPLIT(s, ','), 'b')")], d,
-                            schema, gates=[0, None])
+    udf, cols = routing_udf([("f1", piece("SPLIT(s, ',') IS NOT NULL")), ("f2", piece("INLIST(SPLIT(s, ','), 'b')"))],
+                            gates=[0, None])
     assert cols == ["s"]
     got = udf.func(pa.array([True, None, False, True]), pa.array(["a,b", "b", "b", None]))
     assert got.to_pylist() == [["f1", "f2"], ["f2"], ["f2"], []]
     # every selector gated: rows no gate passes are not read (the caller sends them as NULLs)
-    udf, _ = routing_udf([("f1", "SPLIT(s, ',') IS NOT NULL"), ("f3", "SPLIT(s, ',') IS NOT NULL")], d,
-                         schema, gates=[0, 1])
+    udf, _ = routing_udf([("f1", piece("SPLIT(s, ',') IS NOT NULL")), ("f3", piece("SPLIT(s, ',') IS NOT NULL"))],
+                         gates=[0, 1])
     got = udf.func(pa.array([True, False, False]), pa.array([False, True, False]), pa.array(["a", "b", None]))
     assert got.to_pylist() == [["f1"], ["f3"], []]
 

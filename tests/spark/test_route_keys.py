@@ -1,4 +1,4 @@
-"""#16 `route_keys`: each access value looked up once (value numbers, key numbers from a constant
+"""Key numbers (`keys`): each access value looked up once (value numbers, key numbers from a constant
 array) and the templates' STRING comparisons made on numbers route exactly like the reference
 interpreter and the single-CASE plan: NULL values, values no subscription names, the empty
 string, quotes, non-ASCII, case, ``=``, ``<>``, ``IN``, ``NOT IN``, constants; not a
@@ -11,15 +11,18 @@ import re
 import pytest
 
 import jms_selector_spark as jss
-from jms_selector_spark.binder import Binding
 from jms_selector_spark.language.dialects import get_dialect
+from jms_selector_spark.spark.routing import Subscription
 from jms_selector_spark.spark.routing import keys as route_keys
-from jms_selector_spark.spark.routing.index import matching_names, tag_matches
-from jms_selector_spark.spark.routing.templates import lookup_sql, plan_templates
-from jms_selector_spark.spark.routing.route import Subscription
+from jms_selector_spark.spark.routing.columns import matching_names, string_columns, tag_matches
+from jms_selector_spark.spark.routing.render_templates import key_sql, lookup_sql, number_sql, value_sql
+from jms_selector_spark.spark.routing.templates import plan_templates
+from jms_selector_spark.spark.routing.tuning import RoutingTuning
 
 from conftest import sql_conf
 from test_route_plan import _q, _split
+
+NO_INDEX = RoutingTuning(disabled={"index"})
 
 pytestmark = pytest.mark.spark
 
@@ -78,9 +81,10 @@ def _expected(dialect, subs):
 
 
 def _interned(messages, native, d):
-    tp = plan_templates(native, messages.schema, d, Binding())
+    strings = string_columns(messages.schema)
+    tp = plan_templates(native, strings)
     numbers = route_keys.value_numbers(tp.accesses)
-    return tp, *route_keys.intern(tp.accesses, messages.schema, numbers)
+    return tp, *route_keys.intern(tp.accesses, strings, numbers)
 
 
 @pytest.mark.parametrize("dialect", ["jms", "activemq"])
@@ -90,16 +94,16 @@ def test_comparisons_on_numbers_equal_reference_and_single_case_plan(spark, mess
     native, fallback = _split(subs, messages.schema, d)
     tp, accesses, numbers, zeros = _interned(messages, native, d)
     assert {"`region`", "`color`", "`code`", "`JMSType`"} <= zeros
-    bodies = [t.lambda_sql("c", a.value_sqls) for a in accesses for t in a.templates]
+    bodies = [t.lambda_sql(lambda j: f"c.p{j}") for a in accesses for t in a.templates]
     assert any("NOT (`__jms_v" in b and " IN (" in b for b in bodies)  # NOT IN on numbers
     assert any(re.search(r"`__jms_v\d+` <> |NOT \(`__jms_v\d+` = ", b) for b in bodies)  # <> (ActiveMQ: NOT =)
     assert any("`code` LIKE" in b for b in bodies) and not any("`__jms_v" in b.split("LIKE")[0][-12:]
                                                                 for b in bodies if "LIKE" in b)
-    old = [t.lambda_sql("c", a.value_sqls) for a in tp.accesses for t in a.templates]
+    old = [t.lambda_sql(lambda j: f"c.p{j}") for a in tp.accesses for t in a.templates]
     assert sum(b.count("TRUE") for b in bodies) == sum(b.count("TRUE") for b in old)  # implied: not touched
-    tagged = tag_matches(messages, native, fallback, dialect=d)
+    tagged = tag_matches(messages, native, fallback)
     df = tagged.select("id", "__jms_matches",
-                       matching_names(native, fallback, messages.schema, dialect=d, index=False).alias("old"))
+                       matching_names(native, fallback, messages.schema, tuning=NO_INDEX).alias("old"))
     want = _expected(d, subs)
     assert sum(map(len, want.values())) > 300
     for ansi in ("true", "false"):
@@ -113,18 +117,18 @@ def test_comparisons_on_numbers_equal_reference_and_single_case_plan(spark, mess
 
 def test_key_numbers_from_value_numbers_equal_the_maps(spark, messages):
     """Per index, the key number read from the array (value numbers, 0 for the compared columns'
-    unnamed values) equals `lookup_sql`'s; past `MAX_SLOTS` an index keeps its map."""
+    unnamed values) equals `lookup_sql`'s; past `RoutingTuning.max_slots` an index keeps its map."""
     from pyspark.sql import functions as F
 
     d = get_dialect("jms")
     native, _ = _split(_subscriptions(), messages.schema, d)
     tp, accesses, numbers, zeros = _interned(messages, native, d)
-    names = route_keys.columns(numbers)
+    names = route_keys.number_columns(numbers)
     assert any(len(a.value_sqls) == 2 for a in accesses) and set(zeros) & {v for a in accesses for v in a.value_sqls}
     m = messages
     for v, c in names.items():
-        m = m.withColumn(c, F.expr(route_keys.number_sql(v, numbers[v]) if v in zeros else route_keys.value_sql(v, numbers[v])))
-    cols = [F.expr(route_keys.key_sql(a, numbers, names, zeros)).alias(f"a{i}") for i, a in enumerate(accesses)]
+        m = m.withColumn(c, F.expr(number_sql(v, numbers[v]) if v in zeros else value_sql(v, numbers[v])))
+    cols = [F.expr(key_sql(a, numbers, names, zeros)).alias(f"a{i}") for i, a in enumerate(accesses)]
     cols += [F.expr(lookup_sql(a)).alias(f"m{i}") for i, a in enumerate(accesses)]
     df = m.select(*cols)
     for ansi in ("true", "false"):
@@ -134,13 +138,8 @@ def test_key_numbers_from_value_numbers_equal_the_maps(spark, messages):
             got = [(r[f"a{i}"], r[f"m{i}"]) for r in rows]
             assert all(x == y for x, y in got), (accesses[i].value_sqls, [g for g in got if g[0] != g[1]][:3])
             assert {None} < {x for x, _ in got}  # both outcomes
-    small = min(len(numbers[a.value_sqls[0]]) for a in accesses) - 1
-    old = route_keys.MAX_SLOTS
-    try:
-        route_keys.MAX_SLOTS = small
-        assert all(route_keys.key_sql(a, numbers, names, zeros) is None for a in accesses)
-        tagged = tag_matches(messages, native, [], dialect=d).select("id", "__jms_matches").collect()
-    finally:
-        route_keys.MAX_SLOTS = old
+    small = RoutingTuning(max_slots=min(len(numbers[a.value_sqls[0]]) for a in accesses) - 1)
+    assert all(key_sql(a, numbers, names, zeros, small) is None for a in accesses)
+    tagged = tag_matches(messages, native, [], tuning=small).select("id", "__jms_matches").collect()
     want = _expected(d, _subscriptions())
     assert all(sorted(r["__jms_matches"]) == want[r["id"]] for r in tagged)

@@ -1,6 +1,6 @@
-"""#16: subscriptions indexed on a ``LIKE 'prefix…'`` (an index on the value's first
-characters, `route_sql.sql_access`) and templates whose members share parameter values (one
-candidate for all of them, `route_templates.shared`) route exactly like the reference interpreter
+"""Subscriptions indexed on a ``LIKE 'prefix…'`` (an index on the value's first characters,
+`access.AccessPredicate.prefix`) and templates whose members share parameter values (one candidate
+for all of them, `render_templates.shared`) route exactly like the reference interpreter
 and the single-CASE plan: NULL values, values no subscription names, escaped wildcards, non-ASCII
 prefixes, ANSI on and off, topic and queue mode. Batched: one DataFrame, one collect per setting."""
 from __future__ import annotations
@@ -10,17 +10,19 @@ import random
 import pytest
 
 import jms_selector_spark as jss
-from jms_selector_spark.binder import Binding
 from jms_selector_spark.language.dialects import get_dialect
-from jms_selector_spark.spark.routing.index import explain_routing, matching_names, tag_matches
-from jms_selector_spark.spark.routing.templates import plan_templates, shared
-from jms_selector_spark.spark.routing.route import Subscription, route
+from jms_selector_spark.spark.routing import Subscription, explain_routing, route
+from jms_selector_spark.spark.routing.columns import matching_names, string_columns, tag_matches
+from jms_selector_spark.spark.routing.render_templates import shared
+from jms_selector_spark.spark.routing.templates import distinct_candidates, plan_templates
+from jms_selector_spark.spark.routing.tuning import RoutingTuning
 
 from conftest import sql_conf
 from routed import assert_routed
 from test_route_plan import _split
 
 pytestmark = pytest.mark.spark
+NO_INDEX = RoutingTuning(disabled={"index"})
 
 DDL = "id int, JMSCorrelationID string, JMSType string, customer string, n int"
 CORRELATIONS = [None, "ORD-1", "ORD-12", "ORD-", "ord-1", "", "ORD-1%x", "ORD_1", "ORD-1!x", "Zoë-7", "Zo", "Zoe",
@@ -75,14 +77,14 @@ def test_like_prefix_index_equals_reference_and_single_case_plan(spark, messages
     subs = _subscriptions()
     native, fallback = _split(subs, messages.schema, d)
     assert len(native) == len(subs) and not fallback
-    tp = plan_templates(native, messages.schema, d, Binding())
+    tp = plan_templates(native, string_columns(messages.schema))
     prefix = [a for a in tp.accesses if a.value_sqls[0].startswith("substring(")]
     assert {a.value_sqls[0] for a in prefix} >= {"substring(`JMSCorrelationID`, 1, 5)", "substring(`JMSCorrelationID`, 1, 1)"}
-    assert any(t.trivial(a.value_sqls) for a in prefix for t in a.templates)  # matched by the join alone
-    assert any(not t.trivial(a.value_sqls) for a in prefix for t in a.templates)  # tested again
-    assert any(shared(a, j) for a in tp.accesses for j in range(len(a.templates)))
-    tagged = tag_matches(messages, native, fallback, dialect=d)
-    old = matching_names(native, fallback, messages.schema, dialect=d, index=False)
+    assert any(t.trivial for a in prefix for t in a.templates)  # matched by the join alone
+    assert any(not t.trivial for a in prefix for t in a.templates)  # tested again
+    assert any(shared(a, j, distinct_candidates(a, j)) for a in tp.accesses for j in range(len(a.templates)))
+    tagged = tag_matches(messages, native, fallback)
+    old = matching_names(native, fallback, messages.schema, tuning=NO_INDEX)
     df = tagged.select("id", "__jms_matches", old.alias("old"))
     want = _expected(d, subs)
     assert sum(map(len, want.values())) > 500  # the comparison is not between empty arrays
@@ -113,7 +115,7 @@ def test_explain_shows_the_like_prefix_join(messages):
 
 def _paired():
     """Equality AND LIKE prefix: 24 subscriptions on (JMSType, 2-character prefix), more than
-    `MIN_PAIR_MEMBERS`, some with a conjunct left to test; 6 on 3-character prefixes, too few for
+    `RoutingTuning.min_pair_members`, some with a conjunct left to test; 6 on 3-character prefixes, too few for
     an index of their own."""
     subs = [Subscription(f"p{t}{i}{c}", f"JMSType = '{t}' AND customer LIKE '{p}%'" + (" AND n > 0" if c == "c" else ""))
             for t in ("car", "bus") for i, p in enumerate(["Ac", "Zo", "山田", "O''"]) for c in "abc"]
@@ -125,14 +127,14 @@ def test_an_equality_and_a_like_prefix_share_one_index(spark, messages, dialect)
     d = get_dialect(dialect)
     subs = _paired()
     native, fallback = _split(subs, messages.schema, d)
-    tp = plan_templates(native, messages.schema, d, Binding())
+    tp = plan_templates(native, string_columns(messages.schema))
     pair = [a for a in tp.accesses if a.value_sqls == ("`JMSType`", "substring(`customer`, 1, 2)")]
     assert pair and len({nm for t in pair[0].templates for nm in t.members}) == 24
     # both conjuncts implied by the index: the two-conjunct selectors are never evaluated
-    assert sum(t.trivial(pair[0].value_sqls) for t in pair[0].templates) == 4
+    assert sum(t.trivial for t in pair[0].templates) == 4
     assert not any("substring(`customer`, 1, 3)" in v for a in tp.accesses for v in a.value_sqls)
-    tagged = tag_matches(messages, native, fallback, dialect=d)
-    old = matching_names(native, fallback, messages.schema, dialect=d, index=False)
+    tagged = tag_matches(messages, native, fallback)
+    old = matching_names(native, fallback, messages.schema, tuning=NO_INDEX)
     df = tagged.select("id", "__jms_matches", old.alias("old"))
     want = _expected(d, subs)
     assert sum(map(len, want.values())) > 60

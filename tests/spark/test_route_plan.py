@@ -1,4 +1,4 @@
-"""`route_plan`: the indexed, JIT-sized plan gives exactly the names today's single-CASE plan gives.
+"""The index plan (`index`, `render_index`): the indexed, JIT-sized plan gives exactly the names the single-CASE plan gives.
 
 Generated subscriptions (access predicates of every eligible and ineligible shape, mixed with
 other conjuncts) over messages with NULLs, case variants, empty strings and an INT delivery mode
@@ -11,12 +11,14 @@ import random
 
 import pytest
 
-from jms_selector_spark.compiler import selector_to_sql
-from jms_selector_spark.binder import Binding
-from jms_selector_spark.language.errors import SelectorError, UnsupportedSelectorError
 from jms_selector_spark.language.dialects import get_dialect
-from jms_selector_spark.spark.routing.index import (GUARD_MAX_CASES, JIT_CASES, JIT_SQL_CHARS, explain_routing, matching_names, plan_routing, plan_sql, single_case_sql, tag_matches)
-from jms_selector_spark.spark.routing.route import Subscription, route
+from jms_selector_spark.spark.routing import Subscription, explain_routing, route
+from jms_selector_spark.spark.routing.columns import matching_names, tag_matches
+from jms_selector_spark.spark.routing.index import plan_routing
+from jms_selector_spark.spark.routing.render_index import needs_guard, own_parts, plan_sql
+from jms_selector_spark.spark.routing.tuning import DEFAULT, RoutingTuning
+from support.routing import estate, fragments
+from support.single_case import single_case_sql
 
 from conftest import sql_conf
 
@@ -86,16 +88,12 @@ def _selectors(n, seed):
     return out
 
 
+JIT_CASES, JIT_SQL_CHARS, GUARD_MAX_CASES = DEFAULT.jit_cases, DEFAULT.jit_sql_chars, DEFAULT.guard_max_cases
+NO_INDEX = RoutingTuning(disabled={"index"})
+
+
 def _split(subs, schema, d):
-    native, fallback = [], []
-    for s in subs:
-        try:
-            native.append((s, selector_to_sql(s.selector, schema, dialect=d)))
-        except UnsupportedSelectorError:
-            fallback.append(s)
-        except SelectorError:
-            pass
-    return native, fallback
+    return estate(subs, schema, d)
 
 
 @pytest.fixture(scope="module")
@@ -113,23 +111,23 @@ def test_indexed_plan_equals_the_single_case_plan(spark, messages, dialect):
     native, fallback = _split(subs, schema, d)
     assert len(native) > 120
     small = native[:12]
-    plans = {"big": plan_routing(native, fallback, schema, d), "small": plan_routing(small, [], schema, d)}
+    plans = {"big": plan_routing(native, fallback), "small": plan_routing(small, [])}
     # the index and the codegen guard really are exercised
-    assert plans["big"].groups and plans["big"].general and plans["big"].guard_column
+    assert plans["big"].groups and plans["big"].general and needs_guard(plans["big"], True)
     assert sum(len(g.members) for g in plans["big"].groups) >= 30
     assert plans["big"].estimated_evaluated() < len(native) - 10
-    assert plans["small"].case_count <= JIT_CASES and plans["small"].guard_column is None
+    assert plans["small"].case_count <= JIT_CASES and not needs_guard(plans["small"], True)
     cols = [F.col("id")]
     for label, nat in (("big", native), ("small", small)):
-        cols.append(matching_names(nat, [], schema, dialect=d).alias(f"{label}_new"))
-        cols.append(matching_names(nat, [], schema, dialect=d, index=False).alias(f"{label}_noindex"))
-        # today's plan: one CASE per subscription in one array, sorted
-        today = single_case_sql(plan_routing(nat, [], schema, d, index=False))
-        cols.append(F.sort_array(F.expr(today)).alias(f"{label}_today"))
-    # above GUARD_MAX_CASES (forced here with guard_max=0): the flat plan, one CASE per
-    # subscription, without the guard (Spark's own fallback from whole-stage codegen)
-    unguarded = plan_routing(native, [], schema, d, guard_max=0)
-    assert unguarded.guard_column is None and plans["big"].case_count <= GUARD_MAX_CASES
+        cols.append(matching_names(nat, [], schema).alias(f"{label}_new"))
+        cols.append(matching_names(nat, [], schema, tuning=NO_INDEX).alias(f"{label}_noindex"))
+        # the single-CASE plan: one CASE per subscription in one array, sorted
+        cols.append(F.sort_array(F.expr(single_case_sql(fragments(nat)))).alias(f"{label}_today"))
+    # above guard_max_cases (forced here to 0): the flat plan, one CASE per subscription, without
+    # the guard (Spark's own fallback from whole-stage codegen)
+    flat = RoutingTuning(guard_max_cases=0)
+    unguarded = plan_routing(native, [], flat)
+    assert not needs_guard(unguarded, True, flat) and plans["big"].case_count <= GUARD_MAX_CASES
     assert not unguarded.groups and unguarded.case_count == len(native)
     cols.append(F.sort_array(F.expr(plan_sql(unguarded))).alias("big_unguarded"))
     df = messages.select(*cols)
@@ -166,13 +164,12 @@ SMALL = [4, 8, 12, 16, 20, 24, 40, 81]
 def test_small_plans_stay_jit_able(spark, messages):
     """Below `JIT_CASES` CASEs a plan of long selectors can pass HotSpot's 8,000-byte JIT limit
     (measured: 17-23 realistic CASEs, 8.3-10.2 KB, 2x slower): above `JIT_SQL_CHARS` it is written
-    in parts of their own (`route_merge.own_parts`), or guarded when the session's subexpression
+    in parts of their own (`render_index.own_parts`), or guarded when the session's subexpression
     elimination is off. Every estate compiles to methods of at most 8,000 bytes either way, with
     and without templates, and gives the single-CASE plan's names, ANSI on and off."""
     from pyspark.sql import functions as F
 
     from jms_selector_spark.backends.sql.render import sql_string
-    from jms_selector_spark.spark.routing.merge import own_parts
 
     from test_route_merge import _codegen
 
@@ -184,19 +181,20 @@ def test_small_plans_stay_jit_able(spark, messages):
         if n == SMALL[-1]:  # and 20 of one type: a branch too long for one part is cut in parts too
             subs = subs[:30] + [_long(rng, 100 + i, "JMSType = 'car'") for i in range(20)]
         native, _ = _split(subs, messages.schema, d)
-        plan = plan_routing(native, [], messages.schema, d)
-        kinds.add((plan.guard_column is not None, plan.case_count <= JIT_CASES))
+        plan = plan_routing(native, [])
+        kinds.add((needs_guard(plan, True), plan.case_count <= JIT_CASES))
         if n == SMALL[-1]:
             assert " ".join(own_parts(plan)).count(f"WHEN {sql_string('car')} THEN") > 1
         for templates, subexpr in itertools.product((True, False), ("true", "false")):
             # (templates False: every subscription in the CASE plan)
             conf = {"spark.sql.adaptive.enabled": "false", "spark.sql.subexpressionElimination.enabled": subexpr}
             with sql_conf(spark, conf):
-                tagged = tag_matches(messages, native, [], dialect=d, column=f"m{n}", templates=templates)
+                tuning = DEFAULT if templates else DEFAULT.without("templates")
+                tagged = tag_matches(messages, native, [], column=f"m{n}", tuning=tuning)
                 stages, biggest = _codegen(tagged.select("id", F.explode_outer(f"m{n}")))
-            assert 0 < biggest <= 8000, (n, templates, subexpr, plan.case_count, plan.guard_column, biggest)
-        today = single_case_sql(plan_routing(native, [], messages.schema, d, index=False))
-        df = tag_matches(df, native, [], dialect=d, column=f"m{n}").withColumn(f"t{n}", F.sort_array(F.expr(today)))
+            assert 0 < biggest <= 8000, (n, templates, subexpr, plan.case_count, biggest)
+        today = single_case_sql(fragments(native))
+        df = tag_matches(df, native, [], column=f"m{n}").withColumn(f"t{n}", F.sort_array(F.expr(today)))
         cols += [f"m{n}", f"t{n}"]
     assert {(True, True), (False, True)} <= kinds  # guarded by the SQL's length alone; not guarded
     for ansi in ("true", "false"):
@@ -212,10 +210,10 @@ def test_route_with_the_plan_keeps_topic_and_queue_results(spark, messages):
     queue = route(messages, subs, mode="queue", order_by="id")
     d = get_dialect("jms")
     native, fallback = _split(subs, messages.schema, d)
-    assert plan_routing(native, fallback, messages.schema, d).groups
+    assert plan_routing(native, fallback).groups
     from pyspark.sql import functions as F
 
-    today = single_case_sql(plan_routing(native, [], messages.schema, d, index=False))
+    today = single_case_sql(fragments(native))
     expected = {r["id"]: r["m"] for r in messages.select("id", F.sort_array(F.expr(today)).alias("m")).collect()}
     got_topic = {}
     for r in topic.select("id", "subscription").collect():
@@ -229,15 +227,14 @@ def test_route_with_the_plan_keeps_topic_and_queue_results(spark, messages):
 
 
 def test_fallback_subscriptions_stay_exact(spark, messages):
-    from pyspark.sql import functions as F
 
     d = get_dialect("activemq")
     subs = _selectors(40, seed=5) + [Subscription("fb1", "JMSType = 'car' AND INLIST(SPLIT(color, ' '), 'red')"),
                                      Subscription("fb2", "INLIST(SPLIT(region, ','), 'EU')")]
     native, fallback = _split(subs, messages.schema, d)
-    assert [s.name for s in fallback] == ["fb1", "fb2"]
-    new = matching_names(native, fallback, messages.schema, dialect=d)
-    old = matching_names(native, fallback, messages.schema, dialect=d, index=False)
+    assert [s.name for s, _ in fallback] == ["fb1", "fb2"]
+    new = matching_names(native, fallback, messages.schema)
+    old = matching_names(native, fallback, messages.schema, tuning=NO_INDEX)
     rows = messages.select(new.alias("a"), old.alias("b")).collect()
     assert all(r["a"] == r["b"] for r in rows) and any("fb2" in r["a"] for r in rows)
 
@@ -248,14 +245,14 @@ def test_fallback_subscriptions_see_only_messages_passing_their_native_conjuncts
     subs = _selectors(40, seed=5) + [Subscription("fb1", "JMSType = 'car' AND INLIST(SPLIT(color, ' '), 'red')"),
                                      Subscription("fb2", "region IN ('EU', 'eu') AND INLIST(SPLIT(code, ','), '5')")]
     native, fallback = _split(subs, messages.schema, d)
-    assert [s.name for s in fallback] == ["fb1", "fb2"]
+    assert [s.name for s, _ in fallback] == ["fb1", "fb2"]
     text = explain_routing(messages, subs, dialect="activemq")
     assert ("  fallback fb1: no native form for INLIST(SPLIT(color, ' '), 'red') (the UDF evaluates it where its "
             "native gate JMSType = 'car' is TRUE)") in text.splitlines()
     with sql_conf(spark, {"spark.sql.ansi.enabled": ansi}):
-        tagged = tag_matches(messages, native, fallback, dialect=d)
+        tagged = tag_matches(messages, native, fallback)
         got = {r["id"]: r["__jms_matches"] for r in tagged.select("id", "__jms_matches").collect()}
-        old = matching_names(native, fallback, messages.schema, dialect=d, index=False)
+        old = matching_names(native, fallback, messages.schema, tuning=NO_INDEX)
         want = {r["id"]: r["m"] for r in messages.select("id", old.alias("m")).collect()}
         scans = tagged._jdf.queryExecution().executedPlan().toString().count("InMemoryTableScan")
     assert got == want and any("fb1" in m for m in got.values()) and any("fb2" in m for m in got.values())
@@ -272,9 +269,8 @@ def test_explain_routing_shows_groups_and_cost(messages):
     assert "5 native subscriptions in" in text and "1 invalid" in text
     assert "group on JMSType (`JMSType`)" in text and "general (no access predicate" in text
     assert "evaluated per message" in text
-    plan = plan_routing([(Subscription(k, v), selector_to_sql(v, messages.schema)) for k, v in subs.items() if k != "f"],
-                        [], messages.schema, get_dialect("jms"), Binding())
-    assert plan.general == ("e",)
+    native, _ = estate([Subscription(k, v) for k, v in subs.items() if k != "f"], messages.schema)
+    assert plan_routing(native, []).general == ("e",)
 
 
 def test_explain_routing_of_a_dataframe_follows_its_session(spark, messages):
@@ -286,7 +282,7 @@ def test_explain_routing_of_a_dataframe_follows_its_session(spark, messages):
     while True:  # the longest estate JIT-able as one method (unless elimination is off)
         more = subs + [_long(rng, len(subs))]
         native, _ = _split(more, messages.schema, d)
-        n = len(plan_sql(plan_routing(native, [], messages.schema, d, guard=False)))
+        n = len(plan_sql(plan_routing(native, [])))
         if n > JIT_SQL_CHARS:
             break
         subs, chars = more, n

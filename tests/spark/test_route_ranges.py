@@ -1,5 +1,5 @@
-"""`route_ranges`: templates whose candidates are split by the bucket of a bounded number give exactly
-the names today's single-CASE plan gives, for values at and around every boundary, NULL, NaN,
+"""Range buckets (`ranges`): templates whose candidates are split by the bucket of a bounded number give
+exactly the names the single-CASE plan gives, for values at and around every boundary, NULL, NaN,
 infinities, -0.0 and the integer extremes; every dialect, ANSI on and off."""
 from __future__ import annotations
 
@@ -7,14 +7,17 @@ import random
 
 import pytest
 
-from jms_selector_spark.binder import Binding
 from jms_selector_spark.language.dialects import get_dialect
+from jms_selector_spark.spark.routing import Subscription, explain_routing
 from jms_selector_spark.spark.routing import ranges as route_ranges
-from jms_selector_spark.spark.routing.index import explain_routing, plan_routing, single_case_sql, tag_matches
-from jms_selector_spark.spark.routing.templates import plan_templates, shared
-from jms_selector_spark.spark.routing.route import Subscription
+from jms_selector_spark.spark.routing.columns import numeric_columns, string_columns, tag_matches
+from jms_selector_spark.spark.routing.render_templates import shared
+from jms_selector_spark.spark.routing.templates import distinct_candidates, plan_templates
+from jms_selector_spark.spark.routing.tuning import DEFAULT
 
 from conftest import sql_conf
+from support.routing import fragments
+from support.single_case import single_case_sql
 from test_route_plan import _split
 
 pytestmark = pytest.mark.spark
@@ -76,19 +79,21 @@ def test_buckets_equal_the_single_case_plan(spark, ranged, dialect):
     native, fallback = _split(subs, messages.schema, d)
     if len(native) < len(subs):  # a dialect without BETWEEN or comparisons: nothing to split here
         pytest.skip(f"{dialect}: {len(subs) - len(native)} of the selectors are not valid")
-    tp = plan_templates(native, messages.schema, d, Binding())
-    split = {r.value_sql: r for a in tp.accesses for r in route_ranges.plan_ranges(a).values()}
+    tp = plan_templates(native, string_columns(messages.schema))
+    numeric = numeric_columns(messages.schema)
+    split = {r.value_sql: r for a in tp.accesses for r in route_ranges.plan_ranges(a, numeric).values()}
     # templates really are split in every dialect; which ones depends on its SQL (Solace reads the
     # BIGINT bounds of `ts` as FALSE, a constant; WSO2's upper bound is not a plain conjunct)
     assert {"`price`", "`weight`"} <= set(split), split
     if dialect == "jms":
         assert set(split) == {"`ts`", "`price`", "`weight`", "`qty`"}, split
         assert {r.type for r in split.values()} == {"BIGINT", "DOUBLE", "INT"}
-        assert any(shared(a, j) for a in tp.accesses for j in route_ranges.plan_ranges(a))
-    today = F.sort_array(F.expr(single_case_sql(plan_routing(native, [], messages.schema, d, index=False))))
+        assert any(shared(a, j, distinct_candidates(a, j)) for a in tp.accesses
+                   for j in route_ranges.plan_ranges(a, numeric))
+    today = F.sort_array(F.expr(single_case_sql(fragments(native))))
     for ansi in ("true", "false"):
         with sql_conf(spark, {"spark.sql.ansi.enabled": ansi}):
-            rows = tag_matches(messages, native, fallback, dialect=d).withColumn("__today", today) \
+            rows = tag_matches(messages, native, fallback).withColumn("__today", today) \
                 .select("id", "__jms_matches", "__today").collect()
         diff = [(r["id"], r["__jms_matches"], r["__today"]) for r in rows if r["__jms_matches"] != r["__today"]]
         assert not diff, (dialect, ansi, diff[:3])
@@ -100,11 +105,7 @@ def test_buckets_leave_out_candidates_and_explain_says_so(ranged):
     text = explain_routing(messages.schema, subs)
     assert text.count("range buckets:") == 5, text
     assert "80 subscriptions of index on JMSType by `ts` (32 buckets)" in text
-    old, route_ranges.RANGES = route_ranges.RANGES, False
-    try:
-        plain = explain_routing(messages.schema, subs)
-    finally:
-        route_ranges.RANGES = old
+    plain = explain_routing(messages.schema, subs, tuning=DEFAULT.without("ranges"))
     per_message = [float(t.split("templated candidates evaluated per message: ~")[1].split()[0]) for t in (text, plain)]
     assert "range buckets" not in plain and per_message[0] < per_message[1] / 3, per_message
 
@@ -114,7 +115,7 @@ def test_topic_names_need_not_be_sorted(spark, ranged):
     subs, messages = ranged
     d = get_dialect("jms")
     native, fallback = _split(subs, messages.schema, d)
-    got = tag_matches(messages, native, fallback, dialect=d, sort=False, column="u")
-    rows = tag_matches(got, native, fallback, dialect=d).select("u", "__jms_matches").collect()
+    got = tag_matches(messages, native, fallback, sort=False, column="u")
+    rows = tag_matches(got, native, fallback).select("u", "__jms_matches").collect()
     assert all(sorted(r["u"]) == r["__jms_matches"] for r in rows)
     assert any(r["u"] != r["__jms_matches"] for r in rows)  # the sort really is left out

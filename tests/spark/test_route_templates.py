@@ -1,5 +1,5 @@
-"""`route_templates`: subscriptions matched through templates and their index (constant maps) give exactly
-the names today's single-CASE plan gives (the oracle), in the dialects of the Spark tests'
+"""Templates: subscriptions matched through templates and their index (constant maps) give exactly
+the names the single-CASE plan gives (the oracle), in the dialects of the Spark tests'
 sample (every rule value: tests/support/dialect_sample.py), ANSI on and off, topic and queue
 mode; one scan of the messages."""
 from __future__ import annotations
@@ -8,15 +8,19 @@ import random
 
 import pytest
 
-from jms_selector_spark.binder import Binding
 from jms_selector_spark.language.dialects import get_dialect
-from jms_selector_spark.spark.routing.index import explain_routing, plan_routing, single_case_sql, tag_matches
+from jms_selector_spark.spark.routing import Subscription, explain_routing, route
+from jms_selector_spark.spark.routing.columns import string_columns, tag_matches
 from jms_selector_spark.spark.routing.templates import plan_templates
-from jms_selector_spark.spark.routing.route import Subscription, route
+from jms_selector_spark.spark.routing.tuning import RoutingTuning
 
 from conftest import sql_conf
 from routed import assert_routed
+from support.routing import fragments
+from support.single_case import single_case_sql
 from test_route_plan import _q, _selectors, _split
+
+NO_INDEX = RoutingTuning(disabled={"index"})
 
 pytestmark = pytest.mark.spark
 
@@ -85,12 +89,12 @@ def test_templates_equal_the_single_case_plan(spark, messages, dialect):
         assert len(native) > 20
     else:
         assert len(native) > 180
-    tp = plan_templates(native, messages.schema, d, Binding())
+    tp = plan_templates(native, string_columns(messages.schema))
     templated = len(tp.names)
-    today = F.sort_array(F.expr(single_case_sql(plan_routing(native, [], messages.schema, d, index=False))))
+    today = F.sort_array(F.expr(single_case_sql(fragments(native))))
     for ansi in ("true", "false"):
         with sql_conf(spark, {"spark.sql.ansi.enabled": ansi}):
-            tagged = tag_matches(messages, native, fallback, dialect=d).withColumn("__today", today)
+            tagged = tag_matches(messages, native, fallback).withColumn("__today", today)
             rows = tagged.select("id", "__jms_matches", "__today").collect()
             scans = tagged._jdf.queryExecution().executedPlan().toString().count("InMemoryTableScan")
         assert len(rows) == 500 and scans == 1
@@ -111,8 +115,8 @@ def test_route_topic_and_queue_with_templates(spark, messages):
     d = get_dialect("jms")
     subs = _subscriptions(150, seed=21)
     native, _ = _split(subs, messages.schema, d)
-    assert len(plan_templates(native, messages.schema, d, Binding()).names) > 80
-    today = single_case_sql(plan_routing(native, [], messages.schema, d, index=False))
+    assert len(plan_templates(native, string_columns(messages.schema)).names) > 80
+    today = single_case_sql(fragments(native))
     expected = {r["id"]: r["m"] for r in messages.select("id", F.sort_array(F.expr(today)).alias("m")).collect()}
     for ansi in ("true", "false"):
         with sql_conf(spark, {"spark.sql.ansi.enabled": ansi}):
@@ -123,15 +127,15 @@ def test_route_topic_and_queue_with_templates(spark, messages):
 
 
 def test_templates_with_fallback_subscriptions_in_one_scan(spark, messages):
-    from jms_selector_spark.spark.routing.index import matching_names
+    from jms_selector_spark.spark.routing.columns import matching_names
 
     d = get_dialect("activemq")
     subs = _subscriptions(100, seed=8) + [Subscription("fb1", "JMSType = 'car' AND INLIST(SPLIT(color, ' '), 'red')")]
     native, fallback = _split(subs, messages.schema, d)
-    assert [s.name for s in fallback] == ["fb1"]
-    tagged = tag_matches(messages, native, fallback, dialect=d)
+    assert [s.name for s, _ in fallback] == ["fb1"]
+    tagged = tag_matches(messages, native, fallback)
     got = {r["id"]: r["__jms_matches"] for r in tagged.select("id", "__jms_matches").collect()}
-    old = matching_names(native, fallback, messages.schema, dialect=d, index=False)
+    old = matching_names(native, fallback, messages.schema, tuning=NO_INDEX)
     want = {r["id"]: r["m"] for r in messages.select("id", old.alias("m")).collect()}
     assert got == want and any("fb1" in m for m in got.values())
     assert tagged._jdf.queryExecution().executedPlan().toString().count("InMemoryTableScan") == 1
@@ -151,7 +155,7 @@ def test_index_is_a_constant_map_lookup_not_a_join(spark, messages):
     names with quotes, non-ASCII and the empty string are found, ANSI on and off."""
     from pyspark.sql import functions as F
 
-    from jms_selector_spark.spark.routing.templates import lookup_sql
+    from jms_selector_spark.spark.routing.render_templates import lookup_sql
 
     d = get_dialect("jms")
     rng = random.Random(5)  # + subscriptions indexed on a pair of values
@@ -159,8 +163,8 @@ def test_index_is_a_constant_map_lookup_not_a_join(spark, messages):
                                       f"{_q(rng.choice(REGIONS[:3]))} AND weight > {rng.randrange(3000)}") for i in range(40)]
     colors = [Subscription(f"c{i:02d}", f"color = {_q(c)} AND qty > {i}") for i, c in enumerate(["Zoë", "red", "blue"] * 4)]
     native, _ = _split(_subscriptions(150, seed=21) + pair + colors, messages.schema, d)
-    tp = plan_templates(native, messages.schema, d, Binding())
-    plan = tag_matches(messages, native, [], dialect=d)._jdf.queryExecution().executedPlan().toString()
+    tp = plan_templates(native, string_columns(messages.schema))
+    plan = tag_matches(messages, native, [])._jdf.queryExecution().executedPlan().toString()
     assert "Join" not in plan and "Broadcast" not in plan
     pairs = [a for a in tp.accesses if len(a.value_sqls) == 2]
     assert pairs and all(lookup_sql(a).count("try_element_at(") == 2 for a in pairs)

@@ -7,7 +7,8 @@ import collections
 import pytest
 
 import jms_selector_spark as jss
-from jms_selector_spark.spark.routing.route import (Subscription, normalize_subscriptions, route, route_report, routing_rules, subscription_errors)
+from jms_selector_spark.spark.routing import (Subscription, normalize_subscriptions, route, route_report, routing_rules,
+                                             subscription_errors)
 
 pytestmark = pytest.mark.spark
 

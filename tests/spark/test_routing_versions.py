@@ -7,7 +7,7 @@ import random
 import pytest
 
 import jms_selector_spark as jss
-from jms_selector_spark.spark.routing.route import (OUTCOMES, ROUTING_RULES, Subscription, route, route_report, routing_rules)
+from jms_selector_spark.spark.routing import OUTCOMES, ROUTING_RULES, Subscription, route, route_report, routing_rules
 
 pytestmark = pytest.mark.spark
 

@@ -18,7 +18,7 @@ import pyarrow as pa
 import pytest
 
 import jms_selector_spark as jss
-from jms_selector_spark.compiler import selector_to_sql
+from jms_selector_spark.translate import selector_to_sql
 from jms_selector_spark.backends.udf import match_batch
 from jms_selector_spark.language.errors import UnsupportedSelectorError
 

@@ -16,7 +16,7 @@ import pytest
 
 import jms_selector_spark as jss
 from jms_selector_spark import evaluate, parse
-from jms_selector_spark.compiler import selector_to_sql
+from jms_selector_spark.translate import selector_to_sql
 from jms_selector_spark.language.dialects import HEADER_TYPES
 from jms_selector_spark.language.types import JmsType
 
@@ -169,7 +169,6 @@ def test_wso2_and_or_fall_back_as_a_whole(spark):
 
 def test_every_entry_point_takes_the_dialects(spark):
     """jms_match (register), register_selector, selector_to_column and route, with wso2 and solace."""
-    from pyspark.sql import functions as F
 
     from jms_selector_spark import register, register_selector, route, selector_to_column
 

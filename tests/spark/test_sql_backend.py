@@ -13,14 +13,13 @@ substitution, since every other string in a fragment is hex-encoded).
 from __future__ import annotations
 
 import json
-import math
 import time
 from pathlib import Path
 
 import pytest
 
 import jms_selector_spark as jss
-from jms_selector_spark.compiler import selector_to_sql
+from jms_selector_spark.translate import selector_to_sql
 from jms_selector_spark.backends.sql.render import sql_identifier
 from jms_selector_spark.language.errors import UnsupportedSelectorError
 from jms_selector_spark.language.dialects import DIALECTS

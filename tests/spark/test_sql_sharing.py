@@ -15,7 +15,7 @@ import pytest
 
 import jms_selector_spark as jss
 from jms_selector_spark.backends.sql import generator as spark_sql
-from jms_selector_spark.compiler import selector_to_sql
+from jms_selector_spark.translate import selector_to_sql
 
 from conftest import sql_conf
 from test_sql_backend import _prepare, _run_batched

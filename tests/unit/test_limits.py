@@ -35,7 +35,6 @@ from jms_selector_spark.language import nodes as n
 from jms_selector_spark.frontend.parser import MAX_DEPTH, MAX_LENGTH
 from jms_selector_spark.frontend.printer import to_text
 from jms_selector_spark.language.source import Span
-from jms_selector_spark.language.dialects import DIALECTS, get_dialect
 
 BOTH = pytest.mark.usefixtures("dialect")
 

@@ -25,7 +25,6 @@ from jms_selector_spark.language import nodes as n
 from jms_selector_spark.frontend.parser import parse_tree
 from jms_selector_spark.language.source import Span, line_col
 from jms_selector_spark.language.dialects import DIALECTS
-from jms_selector_spark.language.dialects import get_dialect
 from jms_selector_spark.language.types import INT_MAX, INT_MIN, LONG_MAX, LONG_MIN, JmsType
 
 #: OR, NOT, <, BETWEEN, arithmetic…: skipped for a dialect without them (tests/conftest.py)

@@ -4,7 +4,6 @@ from __future__ import annotations
 import bisect
 import random
 
-import pytest
 
 from jms_selector_spark.binder import Binding
 from jms_selector_spark.language.dialects import get_dialect

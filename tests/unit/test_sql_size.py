@@ -9,7 +9,7 @@ import pytest
 from jms_selector_spark.language.dialects import get_dialect
 
 from jms_selector_spark import compiler
-from jms_selector_spark.compiler import selector_to_sql
+from jms_selector_spark.translate import selector_to_sql
 
 
 TYPES = ["int", "long", "float", "double"]

@@ -8,7 +8,6 @@ escape may appear outside them.
 from __future__ import annotations
 
 import re
-import warnings
 
 import pytest
 from hypothesis import given, settings
@@ -16,9 +15,8 @@ from hypothesis import strategies as st
 
 import jms_selector_spark as jss
 from jms_selector_spark.backends.sql.generator import SparkSqlGenerator
-from jms_selector_spark.compiler import selector_to_sql
+from jms_selector_spark.translate import selector_to_sql
 from jms_selector_spark.backends.sql.render import like_to_sql
-from jms_selector_spark.language import nodes as n
 from jms_selector_spark.semantics.like import compile_like, like_segments
 
 SCHEMA = {"JMSType": "string", "JMSPriority": "int", "weight": "long", "color": "string", "w": "double",

@@ -24,7 +24,7 @@ from jms_selector_spark.backends.arrow.columns import ARROW_TYPES as ARROW
 from jms_selector_spark.backends.arrow.evaluator import VectorizedEvaluator, evaluate_batch
 from jms_selector_spark.language.nodes import And, CompareOp, Comparison, Identifier, IsNull, Unary, UnaryOp
 from jms_selector_spark.frontend.selector import Selector
-from jms_selector_spark.language.dialects import DIALECTS, HEADER_TYPES, delivery_mode_code
+from jms_selector_spark.language.dialects import DIALECTS, delivery_mode_code
 from jms_selector_spark.language.dialects import get_dialect
 from jms_selector_spark.language.types import INT_MAX, INT_MIN, LONG_MAX, LONG_MIN, JmsType
 

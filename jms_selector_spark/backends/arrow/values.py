@@ -17,7 +17,6 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ...language import nodes as n
 from ...semantics.functions import LIST
 from ...language.types import JmsType
 from ...semantics.values import TypedValue

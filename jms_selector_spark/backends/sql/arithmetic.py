@@ -23,7 +23,7 @@ from ...language import nodes as n
 from ...language.errors import UnsupportedSelectorError
 from ...semantics.functions import LIST
 from ...language.types import JmsType
-from .render import SQL_FALSE, SQL_NULL, SPARK_TYPES, V, bool_v, cast, neg_zero_test, sql_string
+from .render import SQL_FALSE, SQL_NULL, SPARK_TYPES, V, bool_v, neg_zero_test, sql_string
 
 __all__ = ["SqlArithmetic"]
 

@@ -21,7 +21,7 @@ from ...language.errors import UnsupportedSelectorError
 from ...semantics.decisions import NumericOrder, Order
 from ...language.types import JmsType
 from .javanum import java_value_of_sql
-from .render import (SQL_FALSE, SQL_TRUE, SQL_UNKNOWN, NULL_BOOL, V, and_, bool_v, cast, is_zero_possible, may_nan, neg_zero_test, nonnull, not_, nullable_of, or_, strict, like_to_sql, sql_string)
+from .render import (SQL_FALSE, SQL_TRUE, SQL_UNKNOWN, NULL_BOOL, V, and_, bool_v, is_zero_possible, may_nan, neg_zero_test, nonnull, not_, nullable_of, or_, strict, like_to_sql, sql_string)
 
 __all__ = ["SqlComparisons"]
 

@@ -113,7 +113,8 @@ class Versions:
 
 
 def expand_versions(native: list, fallback: list, subs: list, errors: dict, rules, mode: str):
-    """``(native, fallback, subs, Versions)`` without the subscriptions named in ``errors``, each
+    """``(native, fallback, subs, Versions)`` (``native`` and ``fallback``: ``[(subscription,
+    Compiled)]``) without the subscriptions named in ``errors``, each
     version of a versioned subscription under its own internal name, its window ending where the
     next version begins."""
     drop = lambda s: s.name in errors  # noqa: E731
@@ -142,7 +143,7 @@ def expand_versions(native: list, fallback: list, subs: list, errors: dict, rule
                 if rules.rebind_selector_change == "drop":
                     loses_at[internal] = change
     swap = lambda s: renamed.get(id(s), s)  # noqa: E731
-    return ([(swap(s), f) for s, f in native if not drop(s)], [swap(s) for s in fallback if not drop(s)],
+    return ([(swap(s), c) for s, c in native if not drop(s)], [(swap(s), c) for s, c in fallback if not drop(s)],
             [swap(s) for s in subs], Versions(public, loses_at, tuple(changes)))
 
 
