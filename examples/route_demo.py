@@ -62,8 +62,8 @@ SUBSCRIPTIONS = [
     ("bulk-orders", "JMSType = 'order' AND quantity * 2 > 40", True),
     ("uncoloured", "color IS NULL AND JMSType IN ('car', 'truck', 'bike')", False),
     ("not-alerts", "NOT (JMSType = 'alert') AND JMSDeliveryMode = 'PERSISTENT'", True),
-    # DESIGN.md's pathological pattern (ending in s): Spark's own LIKE, a backtracking regex, took
-    # 33 s on one 41-character value; normalized here to '__________%s', linear in the value
+    # a pathological pattern (ending in s): Spark's own LIKE, a backtracking regex, took 33 s on one
+    # 41-character value; normalized here to '__________%s', linear in the value
     ("long-names-ending-s", "customer LIKE '%_%_%_%_%_%_%_%_%_%_%s'", True),
     # ActiveMQ functions: no exact Spark SQL form, so these need the vectorized fallback
     ("ltd-invoices", "JMSType = 'invoice' AND INLIST(SPLIT(customer, ' '), 'Ltd')", True),
@@ -72,11 +72,10 @@ SUBSCRIPTIONS = [
 ]
 
 def how_it_runs(selector: str, schema, dialect: str) -> str:
-    """``native``, ``fallback`` or ``hybrid (k native + m fallback)``, from `plan_filter`."""
-    from jms_selector_spark import parse
-    from jms_selector_spark.spark.routing.estate import plan_filter
+    """``native``, ``fallback`` or ``hybrid (k native + m fallback)``: the compiled selector's plan."""
+    from jms_selector_spark import compile_selector
 
-    plan = plan_filter(parse(selector, dialect=dialect), schema)
+    plan = compile_selector(selector, schema, dialect=dialect, warn=False).plan
     kinds = [leaf.kind for leaf in plan.leaves()]
     if plan.is_native:
         return "native"

@@ -40,7 +40,7 @@ from __future__ import annotations
 import functools
 import logging
 
-from .backends.sql.fragment import ColumnUse, Fragment, Slot, clean_length, unmark
+from .backends.sql.fragment import ColumnUse, Fragment, Slot
 from .backends.sql.generator import SparkSqlGenerator
 from .backends.sql.limits import check_sql_depth
 from .binder import (Binding, BoundSelector, bind, check_options, infer_flat_schema, unknown_property_refs,
@@ -62,7 +62,7 @@ log = logging.getLogger(__name__)
 
 
 
-def _bounds(v, offset: int, slot_at: dict):
+def _bounds(v, offset: int, slot_at: dict, clean_length):
     """``(column, value SQL, operator, slot index)`` of each bound among the operands of ``v``'s AND
     chains (`V.conj`, nested ones too; ``offset``: where ``v``'s text starts)."""
     stack = [(v, offset)]
@@ -150,7 +150,7 @@ class Compiled:
     def native_sql(self, node) -> str:
         """The native SQL of ``node``, or the `UnsupportedSelectorError` (too deep included)."""
         try:
-            return check_sql_depth(unmark(self.render(node).sql)[0], self.text)
+            return check_sql_depth(self.generator.unmark(self.render(node).sql)[0], self.text)
         except UnsupportedSelectorError as e:
             if not e.selector:
                 raise UnsupportedSelectorError(e.message, self.text, e.span) from None
@@ -247,7 +247,7 @@ class Compiled:
             return None
         v = self.render(self.core)
         gen = self.generator
-        text, marks = unmark(v.sql)
+        text, marks = gen.unmark(v.sql)
         slots, slot_at, occurrences, uses = [], {}, {}, []
         for kind, mid, start, end in marks:
             if kind == "literal":
@@ -267,11 +267,11 @@ class Compiled:
             pos = 1
             for p in v.conj:
                 parts.append((p, pos))
-                pos += clean_length(p.sql) + 5
+                pos += gen.clean_length(p.sql) + 5
         else:
             parts.append((v, 0))
-        conjuncts = tuple((pos, pos + clean_length(p.sql)) for p, pos in parts)
-        atoms = tuple(tuple(_bounds(p, pos, slot_at)) for p, pos in parts)
+        conjuncts = tuple((pos, pos + gen.clean_length(p.sql)) for p, pos in parts)
+        atoms = tuple(tuple(_bounds(p, pos, slot_at, gen.clean_length)) for p, pos in parts)
         return Fragment(text, tuple(slots), tuple(columns), conjuncts, atoms, gen.lambdas, gen.decimal)
 
     @functools.cached_property

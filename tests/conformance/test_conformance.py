@@ -5,7 +5,7 @@
   dialect.
 - ``constructs.jsonl``: every construct and every row of the dialect table, with hand-checked
   ``jms`` expectations and oracle-produced ``activemq`` ones (regenerate the latter with
-  ``python tests/conformance/make_constructs.py``); checked under both dialects.
+  ``python tools/conformance/make_constructs.py``); checked under both dialects.
 
 Set ``JMS_CONFORMANCE=<file name>`` to run one corpus while iterating.
 """

@@ -22,7 +22,7 @@ printed, not hidden — the same accounting as ``test_oracle_differential.py``:
 - an empty or blank selector: ActiveMQ's parser rejects it; JMS (and we) match every message.
 - an exact literal beyond the range of a long (``9223372036854775808`` not negated): ActiveMQ
   makes it a BigDecimal; we reject it as the JMS text says (recorded as deliberate in
-  ``tests/conformance/make_constructs.py``). Counted only when our error is exactly that one.
+  ``tools/conformance/make_constructs.py``). Counted only when our error is exactly that one.
 
 Generation is derandomized (the same cases every run) unless ``JMS_HYPOTHESIS_ORACLE_RANDOM=1``.
 """

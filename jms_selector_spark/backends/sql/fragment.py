@@ -2,14 +2,14 @@
 
 The generator marks, while it writes, each literal of the selector that could be a run-time value
 (a *slot*: sqlglot's placeholders) and each plain STRING column it compares with such literals
-(``c = 'a'``, ``c <> 'a'``, ``c IN ('a', 'b')``: a *column use*). A mark is private-use characters
+(``c = 'a'``, ``c <> 'a'``, ``c IN ('a', 'b')``: a *column use*). A mark is ASCII control characters
 around the text (`mark_literal`, `mark_column`) that no generated SQL otherwise holds: identifiers
 that contain them switch marking off (`can_mark`), strings are hex-encoded. `unmark` turns the
 marked text into the clean text and the positions of the marks, once per fragment; everything a
 reader needs — Spark type and value of each slot, the column of each use — comes from the tables
 the generator filled, never from reading SQL.
 
-Routing reads these (`spark.route_main`): fragments equal but for their slots' values share one
+Routing reads these (`spark.routing`): fragments equal but for their slots' values share one
 template whose slots become parameters; a column use is compared as a number there; a top-level
 conjunct's span is replaced by TRUE where an index implies it.
 """
@@ -19,34 +19,32 @@ from dataclasses import dataclass
 
 __all__ = ["Slot", "ColumnUse", "Fragment", "mark_literal", "mark_column", "unmark", "clean_length", "can_mark"]
 
-#: Opens a literal slot (then one character: its id), and a column use; both end at _CLOSE.
-_LITERAL = "\ue000"
-_COLUMN = "\ue001"
-_CLOSE = "\ue002"
-#: Ids are one character from here (supplementary private use area A: 65,534 of them).
-_ID0 = 0xF0000
-_MAX_ID = 0xFFFD
+#: Opens a literal slot (then four hex digits: its id), and a column use; both end at _CLOSE.
+#: ASCII control characters, so marked SQL stays a one-byte-per-character string.
+_LITERAL = "\x01"
+_COLUMN = "\x02"
+_CLOSE = "\x03"
+_ID_WIDTH = 4
 #: Characters a mark is made of: an identifier holding one of them cannot be marked around.
 _MARK_CHARS = (_LITERAL, _COLUMN, _CLOSE)
 
 
 def can_mark(*names: str) -> bool:
     """Whether marks can be told apart from text that holds these identifiers."""
-    return not any(ch in name or any(0xF0000 <= ord(c) <= 0xFFFFF for c in name)
-                   for name in names for ch in _MARK_CHARS)
+    return not any(ch in name for name in names for ch in _MARK_CHARS)
 
 
 def mark_literal(text: str, sid: int) -> str:
-    return f"{_LITERAL}{chr(_ID0 + sid)}{text}{_CLOSE}"
+    return f"{_LITERAL}{sid:04x}{text}{_CLOSE}"
 
 
 def mark_column(text: str, cid: int) -> str:
-    return f"{_COLUMN}{chr(_ID0 + cid)}{text}{_CLOSE}"
+    return f"{_COLUMN}{cid:04x}{text}{_CLOSE}"
 
 
 def clean_length(sql: str) -> int:
-    """The length ``sql`` will have once unmarked (each mark adds three characters)."""
-    return len(sql) - 3 * sql.count(_CLOSE)
+    """The length ``sql`` will have once unmarked (each mark adds six characters)."""
+    return len(sql) - (2 + _ID_WIDTH) * sql.count(_CLOSE)
 
 
 def unmark(sql: str) -> "tuple[str, list]":
@@ -58,10 +56,10 @@ def unmark(sql: str) -> "tuple[str, list]":
     pieces = sql.split(_CLOSE)
     for piece in pieces[:-1]:
         i = max(piece.rfind(_LITERAL), piece.rfind(_COLUMN))
-        before, inner = piece[:i], piece[i + 2:]
+        before, inner = piece[:i], piece[i + 1 + _ID_WIDTH:]
         out.append(before)
         pos += len(before)
-        marks.append(("literal" if piece[i] == _LITERAL else "column", ord(piece[i + 1]) - _ID0, pos, pos + len(inner)))
+        marks.append(("literal" if piece[i] == _LITERAL else "column", int(piece[i + 1:i + 1 + _ID_WIDTH], 16), pos, pos + len(inner)))
         out.append(inner)
         pos += len(inner)
     out.append(pieces[-1])

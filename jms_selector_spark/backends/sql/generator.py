@@ -125,7 +125,7 @@ class SparkSqlGenerator(SqlComparisons, SqlArithmetic, SqlLogic, NodeVisitor):
         if self.bound.root is None:
             return "TRUE"
         try:
-            return check_sql_depth(unmark(self.truth(self.bound.core).sql)[0], self.bound.selector.text)
+            return check_sql_depth(self.unmark(self.truth(self.bound.core).sql)[0], self.bound.selector.text)
         except UnsupportedSelectorError as e:
             if not e.selector:
                 raise UnsupportedSelectorError(e.message, self.bound.selector.text, e.span) from None
@@ -133,7 +133,15 @@ class SparkSqlGenerator(SqlComparisons, SqlArithmetic, SqlLogic, NodeVisitor):
 
     def sql(self, node) -> str:
         """The SQL of a core node's truth value, its marks removed (no depth check)."""
-        return unmark(self.truth(node).sql)[0]
+        return self.unmark(self.truth(node).sql)[0]
+
+    def unmark(self, sql: str) -> "tuple[str, list]":
+        """`fragment.unmark` of text this generator wrote (unmarked text is returned as it is)."""
+        return unmark(sql) if self.marking else (sql, [])
+
+    def clean_length(self, sql: str) -> int:
+        """`fragment.clean_length` of text this generator wrote."""
+        return clean_length(sql) if self.marking else len(sql)
 
     # -- columns --------------------------------------------------------------------------------
     def _column(self, ref) -> V:
@@ -170,7 +178,7 @@ class SparkSqlGenerator(SqlComparisons, SqlArithmetic, SqlLogic, NodeVisitor):
         """A constant, a column read, or any operand of at most `_SHARE_ABOVE` characters: a guard
         may repeat it (a bounded size per node keeps the SQL within a constant factor of linear,
         and the plain repetition keeps whole-stage codegen, which a lambda loses)."""
-        return (v.is_const or clean_length(v.sql) <= _SHARE_ABOVE
+        return (v.is_const or self.clean_length(v.sql) <= _SHARE_ABOVE
                 or any(v.sql == e.sql for e in self.env.values()))
 
     def _let_name(self) -> str:

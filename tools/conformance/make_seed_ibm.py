@@ -1,6 +1,6 @@
 """Regenerate seed-ibm.jsonl: the `ibmmq` and `mqe` rules of ../shared/DIALECTS.md §1–2.
 
-    python tests/conformance/make_seed_ibm.py
+    python tools/conformance/make_seed_ibm.py
 
 Every expectation below is written by hand from the rule it cites (`source`: the DIALECTS.md
 section and the seed), three-valued: true, false, null (UNKNOWN) or "invalid". Each rule is run
@@ -11,7 +11,7 @@ shows how far the broker is from plain JMS. Nothing here is computed by the libr
 import json
 from pathlib import Path
 
-HERE = Path(__file__).parent
+HERE = Path(__file__).resolve().parents[2] / "tests" / "conformance"  # where the corpora live
 T, F, U, INV = True, False, None, "invalid"
 Z = "ID:" + "0" * 48
 REAL_ID = "ID:414D51207061756C745639314C545320C57C1A5F25ECE602"

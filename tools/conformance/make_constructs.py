@@ -1,7 +1,7 @@
 """Regenerate constructs.jsonl: hand-written cases with hand-checked `jms` expectations; the
 `activemq` column is filled in by the real ActiveMQ engine (../shared/oracle/activemq).
 
-    python tests/conformance/make_constructs.py      # needs libactivemq-java and a JDK
+    python tools/conformance/make_constructs.py      # needs libactivemq-java and a JDK
 
 `jms` is what the JMS specification text says (DESIGN.md, dialect table): T/F/None = TRUE, FALSE,
 UNKNOWN; "invalid" = rejected when parsed.
@@ -11,8 +11,9 @@ import math
 import sys
 from pathlib import Path
 
-HERE = Path(__file__).parent
-sys.path.insert(0, str(HERE.parent / "support"))
+REPO = Path(__file__).resolve().parents[2]
+HERE = REPO / "tests" / "conformance"  # where the corpora live
+sys.path.insert(0, str(REPO / "tests" / "support"))
 from oracle import encode_value, run_oracle  # noqa: E402
 
 T, F, U, INV = True, False, None, "invalid"

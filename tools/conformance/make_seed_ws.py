@@ -3,7 +3,7 @@ case (or a few) per rule, three-valued, each with its source.
 
 The expectations are written here by hand from DIALECTS.md (WSO2: measured on andes' own selector
 code; Solace: the seed and Solace's pages), not computed by this project: ``python
-tests/conformance/make_seed_ws.py`` regenerates the file, `test_conformance.py` (reference),
+tools/conformance/make_seed_ws.py`` regenerates the file, `test_conformance.py` (reference),
 `tests/unit/test_seed_ws.py` (vectorized) and `tests/spark/test_seed_ws_spark.py` (SQL, every layout,
 ANSI on/off) check every back end against them.
 
@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-HERE = Path(__file__).parent
+HERE = Path(__file__).resolve().parents[2] / "tests" / "conformance"  # where the corpora live
 D3 = "DIALECTS.md §3 (wso2) "
 D4 = "DIALECTS.md §4 (solace) "
 EQ = D3 + "'= with NULL': wso2/andes ComparisonExpression.EqualExpression (measured)"

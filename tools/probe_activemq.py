@@ -1,7 +1,7 @@
 """Probe ActiveMQ Classic 5.17's selector engine on edge cases; write docs/activemq-semantics.md.
 
-    python tests/support/probe_activemq.py            # rewrites docs/activemq-semantics.md
-    python tests/support/probe_activemq.py --stdout   # prints the document instead
+    python tools/probe_activemq.py            # rewrites docs/activemq-semantics.md
+    python tools/probe_activemq.py --stdout   # prints the document instead
 
 Every case below goes to the oracle (``../shared/oracle/activemq/run``) in ONE run; the tables in
 the document are exactly its verdicts. The summary and per-topic notes (``SUMMARY``, ``NOTES``)
@@ -16,7 +16,7 @@ import unicodedata
 from pathlib import Path
 
 if __package__ in (None, ""):
-    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from tests.support.oracle import REPO_ROOT, run_oracle  # noqa: E402
 
 NAN, INF = math.nan, math.inf
@@ -1119,7 +1119,7 @@ def render(verdicts, reasons=None) -> str:
         "",
         "Every table row below is one case run through ActiveMQ's own selector engine "
         "(`org.apache.activemq.selector.SelectorParser` from Debian `libactivemq-java` 5.17, via "
-        "`../shared/oracle/activemq/run`). Regenerate with `python tests/support/probe_activemq.py` "
+        "`../shared/oracle/activemq/run`). Regenerate with `python tools/probe_activemq.py` "
         "(tables are generated; the summary and the notes are hand-written from them).",
         "",
         "Legend: a property listed as `name value (type)`; a property not listed is absent (NULL). "

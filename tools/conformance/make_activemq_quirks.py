@@ -1,7 +1,7 @@
 """Regenerate activemq-quirks.jsonl: the corners of issue #18 where ActiveMQ 5.17 departs from
 the JMS text, with verdicts from the real engine (../shared/oracle/activemq).
 
-    JMS_ORACLE_RUN=../shared/oracle/activemq/run python tests/conformance/make_activemq_quirks.py
+    JMS_ORACLE_RUN=../shared/oracle/activemq/run python tools/conformance/make_activemq_quirks.py
 
 - LIKE with an escape character outside U+0010..U+00FF escaping itself (ActiveMQ writes
   ``\\x`` + ``Integer.toHexString(c)`` into a Java regex);
@@ -18,8 +18,9 @@ import json
 import sys
 from pathlib import Path
 
-HERE = Path(__file__).parent
-sys.path.insert(0, str(HERE.parent / "support"))
+REPO = Path(__file__).resolve().parents[2]
+HERE = REPO / "tests" / "conformance"  # where the corpora live
+sys.path.insert(0, str(REPO / "tests" / "support"))
 from oracle import encode_value, run_oracle  # noqa: E402
 
 T, F, U, INV = True, False, None, "invalid"
@@ -97,11 +98,11 @@ for sel in ["'' + d = '4.9E-324'", "'' + d = '5.0E-324'", "'' + 1e23 = '9.999999
 import jms_selector_spark.semantics.javanum as jn  # noqa: E402
 
 for v in DOUBLES:
-    for text in {jn.jdk17_double_str(v), jn.java_double_str(v)}:
+    for text in dict.fromkeys((jn.java_double_str(v), jn.jdk17_double_str(v))):  # in a fixed order
         c(f"'' + d = '{text}'", {"d": ("double", v)})
 for v in FLOATS:
     v = jn.to_float32(v)
-    for text in {jn.jdk17_float_str(v), jn.java_float_str(v)}:
+    for text in dict.fromkeys((jn.java_float_str(v), jn.jdk17_float_str(v))):
         c(f"'' + f = '{text}'", {"f": ("float", v)})
 
 

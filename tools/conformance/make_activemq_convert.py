@@ -1,7 +1,7 @@
 """Regenerate activemq-convert.jsonl: ActiveMQ's `convert_string_expressions:` prefix, judged by the
 real engine (../shared/oracle/activemq) in a run of its own.
 
-    JMS_ORACLE_RUN=../shared/oracle/activemq/run python tests/conformance/make_activemq_convert.py
+    JMS_ORACLE_RUN=../shared/oracle/activemq/run python tools/conformance/make_activemq_convert.py
 
 ActiveMQ caches parsed selectors by their text *without* the prefix, so after
 ``convert_string_expressions:s = 1`` a plain ``s = 1`` in the same run answers as if prefixed:
@@ -18,8 +18,9 @@ import math
 import sys
 from pathlib import Path
 
-HERE = Path(__file__).parent
-sys.path.insert(0, str(HERE.parent / "support"))
+REPO = Path(__file__).resolve().parents[2]
+HERE = REPO / "tests" / "conformance"  # where the corpora live
+sys.path.insert(0, str(REPO / "tests" / "support"))
 from oracle import encode_value, run_oracle  # noqa: E402
 
 P = "convert_string_expressions:"

@@ -1,6 +1,6 @@
 """Regenerate other-brokers.jsonl: cases transcribed from other brokers' selector test suites.
 
-    python tests/conformance/make_other_brokers.py      # needs libactivemq-java and a JDK
+    python tools/conformance/make_other_brokers.py      # needs libactivemq-java and a JDK
 
 Every case is what one test of another project asserts (`expect`: true/false = delivered or not,
 null = asserted UNKNOWN, "invalid" = rejected, "valid" = only accepted), with the message that
@@ -22,8 +22,9 @@ import re
 import sys
 from pathlib import Path
 
-HERE = Path(__file__).parent
-sys.path.insert(0, str(HERE.parent / "support"))
+REPO = Path(__file__).resolve().parents[2]
+HERE = REPO / "tests" / "conformance"  # where the corpora live
+sys.path.insert(0, str(REPO / "tests" / "support"))
 from oracle import encode_value, run_oracle  # noqa: E402
 
 T, F, U, INV, VALID = True, False, None, "invalid", "valid"
