@@ -1,4 +1,4 @@
-"""Probe (issue #16, not part of ``make bench``): where the time of a topic routing pass goes, and
+"""Probe (not part of ``make bench``): where the time of a topic routing pass goes, and
 the best ratio against the single-CASE plan that a faster *matching* could reach.
 
 A topic pass reads the messages, computes each message's matching names and writes one output
@@ -11,7 +11,7 @@ which is the same for every plan. Stages, each run to the noop sink (every colum
     the messages exploded over a constant array of ``k`` names, ``k`` = the mean matches per
     message of the estate (rounded): the output's cost without any matching.
 ``floor:guarded``
-    the same, the array behind `route_plan`'s codegen guard (a `CodegenFallback` that keeps the
+    the same, the array behind the routing plan's codegen guard (`render_index.GUARD`) (a `CodegenFallback` that keeps the
     projection out of whole-stage codegen, as the routing plan's is): what that boundary costs.
 ``match:<plan>``
     each message once with its matching names computed by the plan, and the array's size (no
@@ -22,7 +22,7 @@ which is the same for every plan. Stages, each run to the noop sink (every colum
 ``full:indexed-unguarded`` (``--unguarded``)
     the routing plan with the guard removed: one whole-stage method, too large to JIT-compile.
 
-``<plan>`` is ``indexed`` (`route_plan.tag_matches`, what `route` uses) or ``baseline`` (the
+``<plan>`` is ``indexed`` (`spark.routing.columns.tag_matches`, what `route` uses) or ``baseline`` (the
 single-CASE plan). Derived: matching = match − scan; ``full:baseline / full:indexed`` (the issue's
 ratio); ``(match:baseline − scan) / (match:indexed − scan)`` (matching alone); and the bound
 ``full:baseline / (full:indexed − (match:indexed − scan))``: the ratio if the indexed plan's
@@ -55,35 +55,35 @@ def stages(messages, subs, k: int, unguarded: bool = False) -> dict:
     """{stage: DataFrame}."""
     from pyspark.sql import functions as F
 
+    import dataclasses
+
     from jms_selector_spark.backends.sql.render import sql_identifier
     from jms_selector_spark.language.dialects import get_dialect
-    from jms_selector_spark.spark.routing import index as route_plan
-    from jms_selector_spark.spark.routing.index import plan_routing, single_case_sql, tag_matches
+    from jms_selector_spark.spark.routing.columns import tag_matches
+    from jms_selector_spark.spark.routing.render_index import GUARD, guard_column
+    from jms_selector_spark.spark.routing.tuning import DEFAULT
+    from single_case import single_case_sql
 
     d = get_dialect("jms")
     cols = [F.col("`" + c.replace("`", "``") + "`") for c in messages.columns]
     native, fallback = br._split_subs(subs, messages.schema, d)
     names = F.array(*[F.lit(f"sub-{i:04d}") for i in range(k)])
-    baseline = F.sort_array(F.expr(single_case_sql(plan_routing(native, [], messages.schema, d, index=False))))
-    guard = F.expr(route_plan._GUARD.format(col=sql_identifier(route_plan._guard_column(messages.schema))))
+    baseline = F.sort_array(F.expr(single_case_sql({s.name: c.whole.sql for s, c in native})))
+    guard = F.expr(GUARD.format(col=sql_identifier(guard_column(messages.schema))))
     out = {
         "scan": messages.select(*cols),
         "floor": messages.select(*cols, F.explode_outer(names).alias("subscription")),
         "floor:guarded": messages.withColumn("__m", F.when(guard, names).otherwise(F.array().cast("array<string>")))
         .select(*cols, F.explode_outer("__m").alias("subscription")),
-        "match:indexed": tag_matches(messages, native, fallback, dialect=d, column="__m", sort=False)
+        "match:indexed": tag_matches(messages, native, fallback, column="__m", sort=False)
         .select(*cols, F.size("__m").alias("n")),
         "match:baseline": messages.select(*cols, F.size(baseline).alias("n")),
         "full:indexed": br.routed_df(messages, subs, "indexed"),
         "full:baseline": br.routed_df(messages, subs, "baseline"),
     }
-    if unguarded:
-        keep = route_plan._guard_column
-        route_plan._guard_column = lambda schema: None
-        try:
-            out["full:indexed-unguarded"] = br.routed_df(messages, subs, "indexed")
-        finally:
-            route_plan._guard_column = keep
+    if unguarded:  # no guard and no methods of their own: every plan taken as small enough to JIT
+        whole = dataclasses.replace(DEFAULT.without("own_methods"), jit_cases=10**9, jit_sql_chars=10**9)
+        out["full:indexed-unguarded"] = br.routed_df(messages, subs, "indexed", tuning=whole)
     return out
 
 

@@ -99,6 +99,7 @@ class Compiled:
         self.assumed_schema = assumed_schema
         self._rendered: dict = {}  # id(core node) -> V, or the UnsupportedSelectorError rendering raised
         self._paths: dict = {}  # id(core node) -> its path from the core root
+        self._unmarked: dict = {}  # id(core node) -> its SQL unmarked, and the marks
 
     def __repr__(self):
         return f"Compiled({self.selector.text!r}, dialect={self.dialect.name!r})"
@@ -147,10 +148,18 @@ class Compiled:
             raise got
         return got
 
+    def unmarked(self, node) -> "tuple[str, list]":
+        """`backends.sql.fragment.unmark` of ``node``'s rendered SQL (once per node)."""
+        key = id(node)
+        got = self._unmarked.get(key)
+        if got is None:
+            got = self._unmarked[key] = self.generator.unmark(self.render(node).sql)
+        return got
+
     def native_sql(self, node) -> str:
         """The native SQL of ``node``, or the `UnsupportedSelectorError` (too deep included)."""
         try:
-            return check_sql_depth(self.generator.unmark(self.render(node).sql)[0], self.text)
+            return check_sql_depth(self.unmarked(node)[0], self.text)
         except UnsupportedSelectorError as e:
             if not e.selector:
                 raise UnsupportedSelectorError(e.message, self.text, e.span) from None
@@ -247,7 +256,7 @@ class Compiled:
             return None
         v = self.render(self.core)
         gen = self.generator
-        text, marks = gen.unmark(v.sql)
+        text, marks = self.unmarked(self.core)
         slots, slot_at, occurrences, uses = [], {}, {}, []
         for kind, mid, start, end in marks:
             if kind == "literal":

@@ -37,13 +37,17 @@ def is_predicate(node: n.Node) -> bool:
     return isinstance(node, _PREDICATES)
 
 
-def check(root: n.Node, dialect: Dialect, text: str) -> None:
-    """Raise `SelectorTypeError` if ``root`` breaks a static rule of ``dialect``."""
+def check(root: n.Node, dialect: Dialect, text: str) -> tuple:
+    """Raise `SelectorTypeError` if ``root`` breaks a static rule of ``dialect``; else return the
+    names the tree refers to, in order of first appearance (found by the same walk)."""
     fail = _Fail(text)
     if not dialect.value_conditions:
         _require_boolean(root, fail, "a selector")
+    names: dict = {}
     for node in n.walk(root):
-        if isinstance(node, n.Literal):
+        if type(node) is n.Identifier:
+            names.setdefault(node.name, None)
+        elif isinstance(node, n.Literal):
             if node.type.is_exact and not LONG_MIN <= node.value <= LONG_MAX:
                 fail(node, "exact numeric literal out of the range of a Java long")
         elif isinstance(node, (n.Not, n.And, n.Or)) and not dialect.value_conditions:
@@ -82,6 +86,7 @@ def check(root: n.Node, dialect: Dialect, text: str) -> None:
                 for op in n.children(node):
                     if is_predicate(op) or (isinstance(op, n.Literal) and op.type in (JmsType.STRING, JmsType.BOOLEAN)):
                         fail(op, "arithmetic applies to numbers only")
+    return tuple(names)
 
 
 class _Fail:

@@ -24,6 +24,7 @@ from ..language import nodes as n
 from ..language.errors import SelectorSyntaxError
 from .grammar_variants import ActiveMQGrammar, BrokerJGrammar, CppGrammar, SqlGrammar
 from .lexer import SelectorLexer
+from .lr import LRTables
 from ..language.source import Span
 
 __all__ = ["parse_tree", "parse_tree_with_tail", "parse_tree_info", "MAX_LENGTH", "MAX_DEPTH"]
@@ -45,8 +46,8 @@ class _Parser:
             raise RuntimeError("the selector grammar lives in docstrings; it cannot be built under python -OO")
         self.grammar = grammar_cls(dialect)
         self.lexer = SelectorLexer(dialect)
-        self.yacc = yacc.yacc(module=self.grammar, write_tables=False, debug=False,
-                              errorlog=yacc.NullLogger(), optimize=False)
+        self.tables = LRTables(yacc.yacc(module=self.grammar, write_tables=False, debug=False,
+                                       errorlog=yacc.NullLogger(), optimize=False), self.grammar)
         self.lock = threading.Lock()
 
     def parse(self, text: str) -> "tuple[n.Node, int | None]":
@@ -62,7 +63,7 @@ class _Parser:
                     raise SelectorSyntaxError(f"selector has more than the {self.grammar.dialect.name} limit of"
                                               f" {limit} tokens", text, Span(tok.lexpos, len(text)))
                 it = iter(tokens_checked)
-                return self.yacc.parse(tokenfunc=lambda: next(it, None)), None
+                return self.tables.parse(lambda: next(it, None)), None
             return self._parse_prefix(text)
 
     def _parse_prefix(self, text: str) -> "tuple[n.Node, int | None]":
@@ -82,7 +83,7 @@ class _Parser:
             return tok
 
         try:
-            return self.yacc.parse(tokenfunc=next_token), None
+            return self.tables.parse(next_token), None
         except SelectorSyntaxError as e:
             at = [i for i, tok in enumerate(given) if tok.lexpos == e.span.start]
             if not at or not e.message.startswith("unexpected "):
@@ -93,7 +94,7 @@ class _Parser:
             for cut in cuts:
                 it = iter(given[:cut])
                 try:
-                    return self.yacc.parse(tokenfunc=lambda: next(it, None)), given[cut].lexpos
+                    return self.tables.parse(lambda: next(it, None)), given[cut].lexpos
                 except SelectorSyntaxError:
                     continue
             raise e

@@ -44,20 +44,13 @@ class Selector:
     dialect: Dialect
     ignored: "Span | None" = field(default=None, compare=False)
     option_form: "str | None" = field(default=None, compare=False)
+    identifiers: tuple = field(default=None, compare=False)
 
-    @property
-    def identifiers(self) -> tuple:
-        """Names the selector refers to, in order of first appearance."""
-        known = self.__dict__.get("_identifiers")  # computed once (the tree is immutable)
-        if known is not None:
-            return known
-        seen = {}
-        if self.root is not None:
-            for node in n.walk(self.root):
-                if isinstance(node, n.Identifier):
-                    seen.setdefault(node.name, None)
-        known = self.__dict__["_identifiers"] = tuple(seen)
-        return known
+    def __post_init__(self):
+        if self.identifiers is None:  # a Selector built by hand: found here (the parser's checker finds them)
+            seen = {} if self.root is None else {node.name: None for node in n.walk(self.root)
+                                                  if isinstance(node, n.Identifier)}
+            object.__setattr__(self, "identifiers", tuple(seen))
 
     def canonical(self) -> str:
         """The selector re-printed in canonical form (keywords upper case, minimal spacing)."""
@@ -92,16 +85,16 @@ def parse_selector(text: str, dialect: Dialect, max_length: int = MAX_LENGTH) ->
         if hinted is None:
             raise
         raise hinted from None
-    option_form = None
+    option_form, names = None, ()
     if root is not None:
         ensure_recursion_room(depth)
-        check(root, dialect, text)
+        names = check(root, dialect, text)
         option_form = _option_form(text)
     if dialect.string_conversion_prefix and text.startswith(CONVERT_PREFIX):
         # ActiveMQ's `convert_string_expressions:` prefix: the same tree, compared with string
         # conversion (Dialect.convert_string_expressions).
         dialect = dialect.derive(convert_string_expressions=True)
-    return Selector(text, root, dialect, ignored, option_form)
+    return Selector(text, root, dialect, ignored, option_form, names)
 
 
 #: The whole selector ``JMSMessageID='ID:'+48 zeros`` (or JMSCorrelationID), Java blanks around ``=``.

@@ -42,7 +42,12 @@ class SelectorError(Located, ValueError):
         self.message = message
         self.selector = selector
         self.span = span if span is not None else Span(0, 0)
-        super().__init__(self._render())
+        super().__init__(message)
+
+    def __str__(self) -> str:
+        # rendered when shown, not when raised: the compiler raises and catches these to decide
+        # what runs natively, and the caret costs more than the rest of the decision
+        return self._render()
 
     def _render(self) -> str:
         if not self.selector:

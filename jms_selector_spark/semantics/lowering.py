@@ -261,7 +261,7 @@ def lower(root: "n.Node | None", rules: Rules, types=None, constants=None) -> "n
     """
     if root is None:
         return None
-    return _Lowering(rules, types, constants).lower(root)
+    return _Lowering(rules, types, constants).lower_node(root)
 
 
 def lower_selector(selector, rules: Rules, types=None, constants=None) -> "n.Node | None":
@@ -277,7 +277,7 @@ def lower_selector(selector, rules: Rules, types=None, constants=None) -> "n.Nod
         if matched is not root and types is not None:
             types.derive(matched, root)
         root = matched
-    return rewrites.simplify(_Lowering(rules, types, constants).lower(root), types)
+    return rewrites.simplify(_Lowering(rules, types, constants).lower_node(root), types)
 
 
 _LITERAL = n.Literal
@@ -298,7 +298,7 @@ def _negations(rules: Rules) -> tuple:
 
 
 class _Lowering:
-    """One lowering: ``lower`` dispatches on the node's class (`_LOWER`); each method lowers the
+    """One lowering: ``lower_node`` dispatches on the node's class (`_LOWER`); each method lowers the
     operands, builds the core node, folds it when every operand is a literal (`_fold`) and tells
     the typed tree (`_done`)."""
 
@@ -311,7 +311,7 @@ class _Lowering:
         self.and_, self.or_ = (c.LeftFirstAnd, c.LeftFirstOr) if self.left_first else (c.KleeneAnd, c.KleeneOr)
         self.negations = _negations(rules)
 
-    def lower(self, node):
+    def lower_node(self, node):
         try:
             how = _LOWER[type(node)]
         except KeyError:
@@ -333,7 +333,7 @@ class _Lowering:
         return self._done(_LITERAL(known[0], known[1] if known[0] is not None else JmsType.NULL, node.span), node)
 
     def _logic(self, node):
-        kids = tuple(map(self.lower, node.operands))
+        kids = tuple(map(self.lower_node, node.operands))
         out = (self.and_ if type(node) is n.And else self.or_)(kids, node.span)
         for k in kids:
             if type(k) is not _LITERAL:
@@ -345,7 +345,7 @@ class _Lowering:
         return out
 
     def _comparison(self, node):
-        low = self.lower
+        low = self.lower_node
         l, r = low(node.left), low(node.right)
         cmp = self.rules.comparator(node.op)
         unlike = _unlike(cmp, self.columns, l, r) if cmp.unlike and self.columns is not None else None
@@ -363,7 +363,7 @@ class _Lowering:
         return out
 
     def _arithmetic(self, node):
-        low = self.lower
+        low = self.lower_node
         l, r = low(node.left), low(node.right)
         columns = self.columns
         lt = _static_type(l, columns) if columns is not None else None
@@ -380,7 +380,7 @@ class _Lowering:
         return self._done(out, node)
 
     def _between(self, node):
-        low = self.lower
+        low = self.lower_node
         x, lo, hi = low(node.operand), low(node.low), low(node.high)
         how = self.rules.between(node.negated)
         cmp = self.rules.comparator
@@ -402,20 +402,20 @@ class _Lowering:
         return self._done(out, node)
 
     def _in_list(self, node):
-        x = self.lower(node.operand)
+        x = self.lower_node(node.operand)
         xt = _static_type(x, self.columns) if self.columns is not None else None
         out = c.InStrings(x, node.values, node.negated, node.span, self.rules.in_non_string(node.negated), xt)
         return self._done(_fold(out, (x,)) if type(x) is _LITERAL else out, node)
 
     def _like(self, node):
-        x = self.lower(node.operand)
+        x = self.lower_node(node.operand)
         xt = _static_type(x, self.columns) if self.columns is not None else None
         out = c.LikeString(x, node.pattern, node.escape, node.negated, node.span,
                            self.rules.like_non_string(node.negated), like_segments(node.pattern, node.escape), xt)
         return self._done(_fold(out, (x,)) if type(x) is _LITERAL else out, node)
 
     def _unary(self, node):
-        x = self.lower(node.operand)
+        x = self.lower_node(node.operand)
         xt = _static_type(x, self.columns) if self.columns is not None else None
         if node.op is n.UnaryOp.MINUS:
             out = c.Negate(node.op, x, node.span, self.negations, xt)
@@ -425,7 +425,7 @@ class _Lowering:
 
     def _not_or_is_null(self, node):
         """`nodes.Not` and `nodes.IsNull` are core nodes as they are (itself when the operand is)."""
-        x = self.lower(node.operand)
+        x = self.lower_node(node.operand)
         if type(x) is _LITERAL:
             return self._done(_fold(node, (x,)), node)
         if x is node.operand:
@@ -434,7 +434,7 @@ class _Lowering:
         return self._done(out, node)
 
     def _call(self, node):
-        kids = tuple(map(self.lower, node.args))
+        kids = tuple(map(self.lower_node, node.args))
         out = c.Call(node.name, kids, node.span, self.rules.text_jdk)
         for k in kids:
             if type(k) is not _LITERAL:
@@ -442,7 +442,7 @@ class _Lowering:
         return self._done(_fold(out, kids), node)
 
 
-#: How `_Lowering.lower` lowers each front-end node class.
+#: How `_Lowering.lower_node` lowers each front-end node class.
 _LOWER = {n.Literal: _Lowering._literal, n.Identifier: _Lowering._identifier, n.And: _Lowering._logic,
           n.Or: _Lowering._logic, n.Comparison: _Lowering._comparison, n.Arithmetic: _Lowering._arithmetic,
           n.Between: _Lowering._between, n.InList: _Lowering._in_list, n.Like: _Lowering._like,

@@ -32,7 +32,8 @@ def test_broker_suite_through_spark_sql(spark, name):
         except jss.SelectorError:
             continue  # rejected at parse time: no SQL to run (the reference test judges these)
         try:
-            frag = selector_to_sql(c["selector"], _case_schema(case["types"], "flat", headers), dialect=name)
+            frag = selector_to_sql(c["selector"], _case_schema(case["types"], "flat", headers), dialect=name,
+                                   case_sensitive=True)  # run with spark.sql.caseSensitive=true below
         except UnsupportedSelectorError:
             fallback.append(c["id"])
             continue

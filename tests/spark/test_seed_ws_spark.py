@@ -153,13 +153,13 @@ def test_wso2_and_or_fall_back_as_a_whole(spark):
     not joined with Spark's Kleene operators: the whole AND/OR runs in the vectorized UDF."""
     from pyspark.sql import types as st
 
-    from jms_selector_spark.spark.routing.estate import plan_filter
+    from jms_selector_spark.compiler import compile_selector
 
     schema = st.StructType([st.StructField("s", st.StringType()), st.StructField("d", st.DoubleType()),
                             st.StructField("row_id", st.IntegerType())])
     df = spark.createDataFrame([("a", 1.5, 0), (None, None, 1), ("a", None, 2)], schema)
     text = "NOT (m > 1 OR s + d = 'a1.5' AND FALSE)"
-    plan = plan_filter(parse(text, dialect="wso2"), df.schema)
+    plan = compile_selector(parse(text, dialect="wso2"), df.schema).plan
     assert plan.kind == "not" and plan.parts[0].kind == "fallback"
     kept = sorted(r["row_id"] for r in jss.jms_filter(df, text, dialect="wso2").collect())
     want = [i for i, (s, d) in enumerate([("a", 1.5), (None, None), ("a", None)])

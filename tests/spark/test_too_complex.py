@@ -15,11 +15,13 @@ pytestmark = pytest.mark.spark
 ROWS = [(1, "car", "blue", 3000, 2, 1.5), (2, "bike", "red", 9, -3, -2.0), (3, "car", None, None, 1, None),
         (4, "van", "blue", 11, None, 0.5)]
 DDL = "id int, JMSType string, color string, weight long, qty int, price double"
+# A chain of NOTs alone is simplified away (``NOT NOT p`` is ``p``: `semantics.rewrites.simplify`):
+# NOT over OR nests for real.
 DEEP = {
-    "nots": "NOT (" * 300 + "weight > 10" + ")" * 300,
+    "nots": "NOT (qty = 1 OR " * 150 + "weight > 10" + ")" * 150,
     "int_chain": "weight" + " + qty" * 100 + " > 0",
     "double_chain": "price" + " * price" * 100 + " - price" * 100 + " >= 0",
-    "mixed": "color = 'blue' AND (" + "NOT (" * 161 + "qty < 2" + ")" * 161 + ")",
+    "mixed": "color = 'blue' AND (" + "NOT (qty = 1 OR " * 161 + "qty < 2" + ")" * 161 + ")",
 }
 
 
@@ -30,6 +32,12 @@ def _expected(sel, dialect="jms"):
                         types={"weight": "long", "qty": "int", "price": "double"}):
             out.add(i)
     return out
+
+
+def test_a_chain_of_nots_is_simplified_not_too_complex():
+    """300 NOTs around a comparison lower to the comparison itself (an even count): native SQL."""
+    sql = jss.selector_to_sql("NOT (" * 300 + "weight > 10" + ")" * 300, {"weight": "long"})
+    assert sql == "`weight` > 10" and sql_depth(sql) < MAX_SQL_DEPTH
 
 
 def test_selector_to_sql_names_the_limit():

@@ -16,6 +16,7 @@ conjunct's span is replaced by TRUE where an index implies it.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 __all__ = ["Slot", "ColumnUse", "Fragment", "mark_literal", "mark_column", "unmark", "clean_length", "can_mark"]
 
@@ -66,8 +67,7 @@ def unmark(sql: str) -> "tuple[str, list]":
     return "".join(out), marks
 
 
-@dataclass(frozen=True)
-class Slot:
+class Slot(NamedTuple):
     """A literal of the fragment that may be a run-time value: its span, Spark type (``STRING``,
     ``INT``, ``BIGINT`` or ``DOUBLE``), Python value and text."""
 
@@ -78,8 +78,7 @@ class Slot:
     text: str
 
 
-@dataclass(frozen=True)
-class ColumnUse:
+class ColumnUse(NamedTuple):
     """A top-level STRING column compared with literals as a whole operand (``c = P``, ``c <> P``,
     ``c IN (P, ...)``): its span, the column's name, and the slots (indexes into
     `Fragment.slots`) it is compared with."""

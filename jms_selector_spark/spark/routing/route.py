@@ -90,7 +90,7 @@ from ...language.schema import to_schema
 from .. import collisions
 from .checks import check_mode, check_subscriptions, subscription_errors
 from .columns import tag_matches
-from .estate import plan_estate
+from .estate import collector_paused, plan_estate
 from .outcomes import drop_outside_windows, message_order, queue_rows, time_sql, topic_rows
 from .rules import OUTCOMES, RoutingRules, resolve_rules
 from .subscriptions import normalize_subscriptions, subscription_key
@@ -165,7 +165,13 @@ def route(messages, subscriptions, *, mode: str = "topic", dialect: "str | Diale
     rules = resolve_rules(routing, d)
     tuning = tuning or DEFAULT
     subs, errors = check_subscriptions(normalize_subscriptions(subscriptions), mode, rules)
-    messages, original, native, fallback = plan_call(messages, subs, d, Binding.of(**binding), errors)
+    with collector_paused():
+        return _route(messages, subs, errors, d, rules, mode, order_by, time_column, consumed_column, tuning,
+                      Binding.of(**binding))
+
+
+def _route(messages, subs, errors, d, rules, mode, order_by, time_column, consumed_column, tuning, binding):
+    messages, original, native, fallback = plan_call(messages, subs, d, binding, errors)
     schema = messages.schema
     for name, err in errors.items():
         log.warning("subscription %r is not routed: %s", name, err)
@@ -215,7 +221,8 @@ def route_report(routed, subscriptions, *, mode: str = "topic", dialect: "str | 
     cols = routed.columns[:-2]  # the message columns, as `route` gave them back
     messages = routed.toDF(*cols, "__jms_s", "__jms_o").drop("__jms_s", "__jms_o")
     refused: dict = {}
-    plan_call(messages, [s for s in checked if s.name not in errors], d, Binding.of(**binding), refused)
+    with collector_paused():
+        plan_call(messages, [s for s in checked if s.name not in errors], d, Binding.of(**binding), refused)
     errors.update(refused)
     per = {subscription_key(s, i): dict({"error": errors.get(subscription_key(s, i))}, **{o: 0 for o in OUTCOMES})
            for i, s in enumerate(subs)}
