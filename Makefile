@@ -8,7 +8,7 @@ export PYSPARK_PYTHON := $(abspath $(PY))
 export PYSPARK_DRIVER_PYTHON := $(abspath $(PY))
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: setup demo test test-unit test-spark bench dist golden dialect-table doctest clean
+.PHONY: setup demo test test-fast test-unit test-spark lint-imports bench dist golden dialect-table doctest clean
 
 setup: $(VENV)/.installed
 
@@ -22,8 +22,16 @@ $(VENV)/.installed: setup.cfg constraints.txt pyproject.toml
 demo: setup
 	@$(PY) examples/route_demo.py $(DEMO_ARGS)
 
-test: setup
+# Everything: the layer contract (.importlinter), then every test.
+test: setup lint-imports
 	$(PY) -m pytest -q $(PYTEST_ARGS)
+
+# The inner loop: no Spark, no JVM, no real broker, no slow generated batteries (under a minute).
+test-fast: setup
+	$(PY) -m pytest -q -m "not spark and not oracle and not broker and not slow and not bench" $(PYTEST_ARGS)
+
+lint-imports: setup
+	$(VENV)/bin/lint-imports
 
 test-unit: setup
 	$(PY) -m pytest -q -m "not spark" $(PYTEST_ARGS)

@@ -64,6 +64,7 @@ def _package_modules() -> set:
             if "__pycache__" not in p.parts}
 
 
+@pytest.mark.slow
 def test_pyfiles_zip_holds_the_package_and_ply_and_no_tables(dist):
     names = set(zipfile.ZipFile(_zip(dist)).namelist())
     assert _package_modules() <= names, sorted(_package_modules() - names)
@@ -187,6 +188,7 @@ def test_spark_submit_py_files_on_local_cluster(dist, tmp_path):
                                                for p in run_dir.iterdir())
 
 
+@pytest.mark.slow
 @pytest.mark.slow
 def test_wheel_in_a_fresh_virtualenv_runs_example_01(dist, tmp_path):
     """A new venv from the base interpreter, ``pip install <wheel>`` (ply comes from the package

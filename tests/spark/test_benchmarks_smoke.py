@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.spark
+pytestmark = [pytest.mark.spark, pytest.mark.bench]
 
 BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_native.py"
 

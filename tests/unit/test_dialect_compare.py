@@ -81,6 +81,7 @@ def _confirm(r, a, b):
     assert r.answer_a != r.answer_b
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("row", ROWS, ids=[r.selector for r in ROWS])
 def test_a_witness_for_every_row_and_pair_that_differ(row):
     found = differing = 0

@@ -59,6 +59,7 @@ def outcome(text: str, dialect: str):
 BOTH = pytest.mark.usefixtures("dialect")  # tests/conftest.py: every dialect in DIALECTS
 
 
+@pytest.mark.slow
 @BOTH
 @FUZZ
 @given(text=st.text(max_size=80))
@@ -66,6 +67,7 @@ def test_arbitrary_text(dialect, text):
     outcome(text, dialect)
 
 
+@pytest.mark.slow
 @BOTH
 @FUZZ
 @given(text=st.text(alphabet=st.characters(codec="ascii"), max_size=60))
@@ -141,6 +143,7 @@ def near_selector(draw):
     return text
 
 
+@pytest.mark.slow
 @BOTH
 @FUZZ
 @given(text=token_soup())
@@ -148,6 +151,7 @@ def test_token_soup(dialect, text):
     outcome(text, dialect)
 
 
+@pytest.mark.slow
 @BOTH
 @FUZZ
 @given(text=near_selector())

@@ -114,6 +114,7 @@ def compiled(tmp_path_factory):
     return d
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("era", ["17", "19+"])
 def test_against_the_jvm(compiled, era):
     jdks = _jdks()
@@ -207,6 +208,7 @@ def _ours_parsed(kind, s):
     return str(v)
 
 
+@pytest.mark.slow
 def test_value_of_against_the_jvm(parse_compiled):
     java = _jdks().get(17) or shutil.which("java")
     strings = _strings()

@@ -97,6 +97,7 @@ def test_500_nested_parentheses_parse_and_evaluate(dialect):
     assert evaluate(sel, {}, {"a": 1}) is None
 
 
+@pytest.mark.slow
 @BOTH
 def test_a_long_run_of_signs_on_a_literal_is_linear(dialect):
     # 60,000 minus signs fold into one literal; `--` must not start a scan for a line end each time.
@@ -153,6 +154,7 @@ DEEP = {
 }
 
 
+@pytest.mark.slow
 @BOTH
 @pytest.mark.parametrize("shape", sorted(DEEP))
 def test_10000_levels(dialect, shape):

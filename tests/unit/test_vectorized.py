@@ -105,6 +105,7 @@ def row(props, types, headers=None):
 
 # -- differential: random selectors over random batches ---------------------------------------
 
+@pytest.mark.slow
 def test_random_selectors_over_rows_of_varying_types(dialect):
     gen = CaseGenerator(20240611, dialect)
     selectors = parsed([gen.selector() for _ in range(330)], dialect)
@@ -142,6 +143,7 @@ def _static_batch(gen, rng, n_rows, form, dialect="jms"):
     return rows, cols
 
 
+@pytest.mark.slow
 def test_random_selectors_over_static_columns(dialect):
     gen = CaseGenerator(7, dialect)
     rng = random.Random(99)
@@ -224,6 +226,7 @@ def _edge_selectors(full=True):
     return out
 
 
+@pytest.mark.slow
 @FULL_GRAMMAR
 def test_edge_values(dialect):
     rows, cols = edge_batch()
@@ -244,6 +247,7 @@ def _quote(s):
     return "'" + s.replace("'", "''") + "'"
 
 
+@pytest.mark.slow
 @FULL_GRAMMAR
 def test_like_every_escape_variety(dialect):
     rng = random.Random(3)
@@ -350,6 +354,7 @@ def _one_flag_dialects():
         yield ACTIVEMQ.derive(name=f"activemq+wso2.{flag}", **{flag: getattr(WSO2, flag)})
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("dialect", list(_one_flag_dialects()), ids=lambda d: d.name)
 def test_each_dialect_flag_alone(dialect):
     rows, cols = edge_batch()
