@@ -16,6 +16,7 @@ Public API (the names are stable)::
     lint(selector, dialect=None, schema=None, **binding) -> list[LintWarning]
     compare_dialects(selector, a, b, schema=None) -> DialectComparison   # a witness message, or how it searched
     migration_report(messages, subscriptions, from_dialect, to_dialect) -> MigrationReport
+    to_rabbitmq_term(selector, *, dialect="rabbitmq-jms") -> str | None   # the JMS topic exchange's term
 
 A ``selector`` is text (parsed with ``dialect``, default ``"jms"``) or a `Selector`, which keeps
 its own dialect: passing a different ``dialect=`` with it raises ``ValueError``. Each entry point
@@ -37,6 +38,7 @@ from .frontend.errors import (BindingOptionError, SelectorBindingError, Selector
                               SelectorTooComplexError, SelectorTypeError, UnsupportedSelectorError)
 from .frontend.selector import Selector, parse
 from .interpreter import evaluate
+from .rabbitmq_term import to_rabbitmq_term
 from .semantics.dialects import ACTIVEMQ, JMS, SOLACE, WSO2, Dialect, get_dialect
 from .spark import connect  # `connect.ship(spark)`: the package on a Spark Connect server's workers
 from .spark.api import explain_filter, jms_filter, selector_to_column, selector_to_sql
@@ -68,6 +70,7 @@ __all__ = [
     "DialectComparison",
     "TypedMessage",
     "migration_report",
+    "to_rabbitmq_term",
     "MigrationReport",
     "SubscriptionChange",
     "Subscription",

@@ -24,6 +24,7 @@ from . import nodes as n
 from .errors import SelectorSyntaxError
 from .grammar_variants import ActiveMQGrammar, BrokerJGrammar, CppGrammar, SqlGrammar
 from .lexer import SelectorLexer
+from .rabbitmq_client import parse_client
 from .source import Span
 
 __all__ = ["parse_tree", "parse_tree_with_tail", "parse_tree_info", "MAX_LENGTH", "MAX_DEPTH"]
@@ -160,6 +161,9 @@ def parse_tree_info(text: str, d: Dialect, *, max_length: int = MAX_LENGTH) -> "
             raise SelectorSyntaxError(f"a selector of blanks only is invalid in the {d.name!r} dialect"
                                       " (the empty string means no selector)", text, Span(0, len(text)))
         return None, None, 0
+    if d.rabbitmq_client_grammar:
+        root, stop = parse_client(text), None
+        return root, None, 0 if root is None else _check_tree_depth(root, text)
     try:
         # the parser does not depend on string conversion (a comparison-time rule): one per dialect
         root, stop = _parser_for(d.derive(convert_string_expressions=False) if d.convert_string_expressions else d

@@ -166,6 +166,11 @@ class Dialect:
     constant_type_checks : bool
         A comparison of two literals of unlike types (``TRUE = 'a'``) is invalid (the RabbitMQ
         JMS client's type checker).
+    rabbitmq_client_grammar : bool
+        Selectors are read by the RabbitMQ JMS client's own tokenizer, grammar and type checker
+        (`frontend.rabbitmq_client`: right-associative arithmetic, IN/LIKE/IS NULL after a name
+        only, no hex literals, its expression types), in place of the grammar the other fields
+        choose; `jms_selector_spark.to_rabbitmq_term` compiles such a selector to the exchange's term.
 
     Issue #13 (``ibmmq``, ``mqe``):
 
@@ -274,6 +279,7 @@ class Dialect:
     ordered_booleans: bool = True
     dotted_identifiers: bool = False
     constant_type_checks: bool = False
+    rabbitmq_client_grammar: bool = False
     # -- ibmmq / mqe (issue #13, seed-ibm) --
     zero_id_wildcard: bool = False
     reject_constant_false: bool = False
@@ -423,6 +429,7 @@ RABBITMQ_JMS = JMS.derive(
     null_between_is_false=False,
     dotted_identifiers=True,
     constant_type_checks=True,
+    rabbitmq_client_grammar=True,
 )
 
 #: The Qpid C++ broker (qpidd), src/qpid/broker/Selector*.cpp: values are int64, double, string, boolean.
