@@ -20,6 +20,7 @@ It imports nothing beyond the front end.
 from __future__ import annotations
 
 from .frontend import nodes as n
+from .frontend.rabbitmq_client import reads_as_the_client
 from .frontend.selector import Selector, as_selector
 from .semantics.javanum import java_double_str
 from .semantics.types import JmsType
@@ -83,7 +84,7 @@ def to_rabbitmq_term(selector: "str | Selector", *, dialect: str = "rabbitmq-jms
       ^^^^^^^^^^^^^^^^^^^^
     """
     parsed = as_selector(selector, dialect)
-    if not parsed.dialect.rabbitmq_client_grammar:
+    if not reads_as_the_client(parsed.dialect):
         raise ValueError(f"the {parsed.dialect.name!r} dialect does not read selectors as the RabbitMQ JMS client"
                          " does; only such a dialect (rabbitmq-jms) has an Erlang term")
     if parsed.root is None:

@@ -41,8 +41,8 @@ def pytest_collection_modifyitems(config, items):
       tests (tests/unit/test_rabbitmq_term.py, the client's corpus).
     - a Spark test (tests/spark) in a dialect outside `dialect_sample.SPARK_DIALECTS`: the SQL text
       depends only on the rules lowering.py and binder.py decide, and the sample holds every value
-      of each (today it leaves out ibmmq, qpid, qpid-jms and rabbitmq-jms, which differ from the
-      sample only in grammar, literals and static checks). A Spark test costs seconds per dialect,
+      of each (today it leaves out ibmmq, qpid and qpid-jms, which differ from the sample only in
+      grammar, literals and static checks). A Spark test costs seconds per dialect,
       and batching dialects into one DataFrame does not make it cheaper (the cost is Spark planning
       and compiling each fragment). Every dialect still runs in tests/unit and tests/conformance.
     """

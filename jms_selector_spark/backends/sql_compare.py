@@ -108,6 +108,10 @@ class SqlComparisons:
         rule = cmp.rule(*types)
         if rule is Order.FALSE:
             return _strict(_FALSE, l, r)
+        if rule is Order.TRUE:
+            return _strict(_TRUE, l, r)
+        if rule is Order.UNKNOWN:
+            return _UNKNOWN
         if isinstance(rule, NumericOrder):
             return self._numeric_compare(op, l, r, rule, nan_checks, types)
         if rule is Order.UTF16 and not self._utf16_safe(l, r):

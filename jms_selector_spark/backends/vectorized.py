@@ -250,7 +250,7 @@ class VectorizedEvaluator(NodeVisitor):
             return _one_row(self.compare(cmp, _lift(left), _lift(right)))
         if cmp.eq is not None:
             return _not(self.compare(cmp.eq, left, right))
-        pieces, unlike = [], False
+        pieces, unlike = [], []
         for lt, lp in left.items():
             for rt, rp in right.items():
                 conversion = _conversion(cmp, lt, rt)
@@ -258,11 +258,12 @@ class VectorizedEvaluator(NodeVisitor):
                     pieces.append(_compare_converted(cmp, lt, lp, rt, rp, conversion))
                     continue
                 r = _compare_pair(cmp, lt, lp, rt, rp)
-                unlike |= r is None
-                if r is not None:
+                if r is None:
+                    unlike.append(_mask_and(_part_valid(lp), _part_valid(rp)))
+                else:
                     pieces.append(r)
         if unlike:  # rows with two values that do not compare: FALSE
-            pieces.append(_where(_mask_and(_union_valid(left), _union_valid(right)), False, None))
+            pieces.append(_where(_mask_or(*unlike), False, None))
         out = _coalesce(pieces)
         if cmp.nulls is None:
             return out

@@ -41,7 +41,7 @@ from .errors import SelectorSyntaxError, SelectorTypeError
 from .source import Span
 from .visitor import ensure_recursion_room
 
-__all__ = ["parse_client", "CLIENT_HEADER_KINDS", "java_blank"]
+__all__ = ["parse_client", "reads_as_the_client", "CLIENT_HEADER_KINDS", "java_blank"]
 
 _WS = r"[ \t\n\x0b\f\r]"
 _END = r"(?![a-zA-Z0-9_$.])"
@@ -78,6 +78,11 @@ CLIENT_HEADER_KINDS = {"JMSDeliveryMode": "string", "JMSPriority": "arith", "JMS
 _COMPARE = {"=": n.CompareOp.EQ, "<>": n.CompareOp.NE, "<=": n.CompareOp.LE, ">=": n.CompareOp.GE,
             "<": n.CompareOp.LT, ">": n.CompareOp.GT}
 _ARITH = {"+": n.ArithOp.PLUS, "-": n.ArithOp.MINUS, "*": n.ArithOp.TIMES, "/": n.ArithOp.DIVIDE}
+
+
+def reads_as_the_client(dialect) -> bool:
+    """Whether ``dialect`` (a `Dialect`) reads selectors as the RabbitMQ JMS client does."""
+    return dialect.rabbitmq_client_grammar
 
 
 def java_blank(text: str) -> bool:

@@ -166,11 +166,13 @@ class Dialect:
     constant_type_checks : bool
         A comparison of two literals of unlike types (``TRUE = 'a'``) is invalid (the RabbitMQ
         JMS client's type checker).
+    erlang_term_order, non_boolean_condition_unknown, between_null_unknown : bool
+        RabbitMQ's ``sjx_evaluator`` (`erlang_terms`): unlike types ordered number < boolean < string
+        (``s > 5`` TRUE), strings by code point; a non-boolean condition UNKNOWN; BETWEEN UNKNOWN
+        with any NULL operand.
     rabbitmq_client_grammar : bool
-        Selectors are read by the RabbitMQ JMS client's own tokenizer, grammar and type checker
-        (`frontend.rabbitmq_client`: right-associative arithmetic, IN/LIKE/IS NULL after a name
-        only, no hex literals, its expression types), in place of the grammar the other fields
-        choose; `jms_selector_spark.to_rabbitmq_term` compiles such a selector to the exchange's term.
+        Selectors are read by the RabbitMQ JMS client's tokenizer, grammar and type checker
+        (`frontend.rabbitmq_client`), which `jms_selector_spark.to_rabbitmq_term` compiles.
 
     Issue #13 (``ibmmq``, ``mqe``):
 
@@ -279,6 +281,9 @@ class Dialect:
     ordered_booleans: bool = True
     dotted_identifiers: bool = False
     constant_type_checks: bool = False
+    between_null_unknown: bool = False
+    erlang_term_order: bool = False
+    non_boolean_condition_unknown: bool = False
     rabbitmq_client_grammar: bool = False
     # -- ibmmq / mqe (issue #13, seed-ibm) --
     zero_id_wildcard: bool = False
@@ -420,17 +425,12 @@ RABBITMQ = JMS.derive(
 )
 
 #: The RabbitMQ JMS client (its parser and type checker) with the JMS topic exchange plugin that
-#: evaluates the selector (sjx_evaluator, Erlang).
+#: evaluates the selector (sjx_evaluator, Erlang; LIKE on a number raises: UNKNOWN here).
 RABBITMQ_JMS = JMS.derive(
-    name="rabbitmq-jms",
-    integer_division="double",
-    string_ordering=True,
-    ne_is_not_eq=True,
-    null_between_is_false=False,
-    dotted_identifiers=True,
-    constant_type_checks=True,
-    rabbitmq_client_grammar=True,
-)
+    name="rabbitmq-jms", rabbitmq_client_grammar=True, dotted_identifiers=True, constant_type_checks=True,
+    integer_division="double", string_ordering=True, ne_is_not_eq=True, null_between_is_false=False,
+    erlang_term_order=True, non_boolean_condition_unknown=True, between_null_unknown=True,
+    like_non_string_unknown=True, long_arithmetic=True, float_arithmetic_as_double=True)
 
 #: The Qpid C++ broker (qpidd), src/qpid/broker/Selector*.cpp: values are int64, double, string, boolean.
 QPID_CPP = JMS.derive(

@@ -1,6 +1,7 @@
 #!/usr/bin/env escript
 %% -*- erlang -*-
 %%! -noshell
+-mode(compile).
 %%
 %% RabbitMQ's own selector evaluator (sjx_evaluator, from the installed rabbitmq_jms_topic_exchange
 %% plugin) behind a JSON-lines interface, for differential testing.
