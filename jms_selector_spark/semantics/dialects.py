@@ -166,10 +166,10 @@ class Dialect:
     constant_type_checks : bool
         A comparison of two literals of unlike types (``TRUE = 'a'``) is invalid (the RabbitMQ
         JMS client's type checker).
-    erlang_term_order, non_boolean_condition_unknown, between_null_unknown : bool
+    erlang_term_order, non_boolean_condition_unknown, between_null_unknown, like_escape_one_byte : bool
         RabbitMQ's ``sjx_evaluator`` (`erlang_terms`): unlike types ordered number < boolean < string
         (``s > 5`` TRUE), strings by code point; a non-boolean condition UNKNOWN; BETWEEN UNKNOWN
-        with any NULL operand.
+        with any NULL operand; LIKE UNKNOWN (the engine raises) with an ESCAPE that is not one byte.
     rabbitmq_client_grammar : bool
         Selectors are read by the RabbitMQ JMS client's tokenizer, grammar and type checker
         (`frontend.rabbitmq_client`), which `jms_selector_spark.to_rabbitmq_term` compiles.
@@ -284,6 +284,7 @@ class Dialect:
     between_null_unknown: bool = False
     erlang_term_order: bool = False
     non_boolean_condition_unknown: bool = False
+    like_escape_one_byte: bool = False
     rabbitmq_client_grammar: bool = False
     # -- ibmmq / mqe (issue #13, seed-ibm) --
     zero_id_wildcard: bool = False
@@ -429,7 +430,7 @@ RABBITMQ = JMS.derive(
 RABBITMQ_JMS = JMS.derive(
     name="rabbitmq-jms", rabbitmq_client_grammar=True, dotted_identifiers=True, constant_type_checks=True,
     integer_division="double", string_ordering=True, ne_is_not_eq=True, null_between_is_false=False,
-    erlang_term_order=True, non_boolean_condition_unknown=True, between_null_unknown=True,
+    erlang_term_order=True, non_boolean_condition_unknown=True, between_null_unknown=True, like_escape_one_byte=True,
     like_non_string_unknown=True, long_arithmetic=True, float_arithmetic_as_double=True)
 
 #: The Qpid C++ broker (qpidd), src/qpid/broker/Selector*.cpp: values are int64, double, string, boolean.

@@ -201,6 +201,11 @@ class Rules:
             return None
         return False if self._d.in_expressions else negated
 
+    def like_escape_fails(self, escape: "str | None") -> bool:
+        """Whether LIKE with ``escape`` is UNKNOWN for every value: RabbitMQ compiles no pattern
+        for an escape that is not one UTF-8 byte, and raises."""
+        return self._d.like_escape_one_byte and escape is not None and len(escape.encode("utf-8")) != 1
+
     def like_non_string(self, negated: bool) -> "bool | None":
         """``x [NOT] LIKE p`` when x is a non-NULL non-string: FALSE/TRUE, or None (UNKNOWN: Qpid
         C++'s ``LikeExpression``)."""
@@ -421,6 +426,8 @@ class _Lowering:
         return self._done(_fold(out, (x,)) if type(x) is _LITERAL else out, node)
 
     def _like(self, node):
+        if self.rules.like_escape_fails(node.escape):
+            return self._done(_LITERAL(None, JmsType.NULL, node.span), node)
         x = self.lower(node.operand)
         xt = _static_type(x, self.columns) if self.columns is not None else None
         out = c.LikeString(x, node.pattern, node.escape, node.negated, node.span,
