@@ -15,7 +15,7 @@ for IN, ``'is_null'``/``'not_null'``, ``'not_like'``/``'not_in'``/``'not_between
 printed as Java's ``Double.toString`` prints them (the shortest form, JDK 19 and later); an older
 JDK's digits differ only where both read back as the same double.
 
-It imports nothing beyond the front end.
+It needs no Spark: the front end, and Java's ``Double.toString`` (`semantics.javanum`).
 """
 from __future__ import annotations
 
