@@ -1,6 +1,7 @@
 """`to_rabbitmq_term` against the RabbitMQ JMS client's own test expectations.
 
-``tests/conformance/rabbitmq-client-terms.jsonl`` transcribes them, each row naming its source:
+``tests/conformance/terms/rabbitmq-client-terms.jsonl`` (its own folder: the evaluation corpora
+beside it are read by every back-end test) transcribes them, each row naming its source:
 the client's ``SqlCompilerTest`` (compiled terms), ``SqlParserTest``/``SqlProductionTest`` (parse
 trees, written as the terms ``SqlCompilerVisitor`` makes of them; an arithmetic-only production
 is compared with ``x`` to make it a selector), ``SqlTypeCheckerTest`` (valid or a type error),
@@ -16,7 +17,7 @@ import pytest
 
 import jms_selector_spark as jss
 
-CORPUS = Path(__file__).resolve().parents[1] / "conformance" / "rabbitmq-client-terms.jsonl"
+CORPUS = Path(__file__).resolve().parents[1] / "conformance" / "terms" / "rabbitmq-client-terms.jsonl"
 ROWS = [json.loads(line) for line in CORPUS.read_text(encoding="utf-8").splitlines() if line.strip()]
 ERRORS = {"syntax": jss.SelectorSyntaxError, "type": jss.SelectorTypeError}
 
