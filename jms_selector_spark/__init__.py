@@ -16,6 +16,7 @@ Public API (the names are stable)::
     lint(selector, dialect=None, schema=None, **binding) -> list[LintWarning]
     compare_dialects(selector, a, b, schema=None) -> DialectComparison   # a witness message, or how it searched
     migration_report(messages, subscriptions, from_dialect, to_dialect) -> MigrationReport
+    to_rabbitmq_term(selector, *, dialect="rabbitmq-jms") -> str | None   # the JMS topic exchange's term
 
 A ``selector`` is text (parsed with ``dialect``, default ``"jms"``) or a `Selector`, which keeps
 its own dialect: passing a different ``dialect=`` with it raises ``ValueError``. Each entry point
@@ -38,6 +39,7 @@ from .frontend.selector import Selector
 from .parsing import parse
 from .interpreter import evaluate
 from .language.dialects import ACTIVEMQ, JMS, SOLACE, WSO2, Dialect, get_dialect
+from .rabbitmq_term import to_rabbitmq_term
 from .spark import connect  # `connect.ship(spark)`: the package on a Spark Connect server's workers
 from .compiler import Compiled, compile_selector
 from .translate import explain_filter, selector_to_sql
@@ -71,6 +73,7 @@ __all__ = [
     "DialectComparison",
     "TypedMessage",
     "migration_report",
+    "to_rabbitmq_term",
     "MigrationReport",
     "SubscriptionChange",
     "Subscription",

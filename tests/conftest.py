@@ -35,10 +35,14 @@ def pytest_collection_modifyitems(config, items):
     - ``@pytest.mark.full_grammar``: the test writes operators (OR, NOT, <, BETWEEN, arithmetic…)
       that a dialect with an operator subset (`Dialect.operators`; MQe) rejects at parse time. Such
       a pair is not a case at all; the subset has its own tests (tests/unit/test_seed_ibm.py).
+    - ``@pytest.mark.package_grammar``: the test's selectors or expectations are the package's own
+      grammar (its trees, literal folding, error messages); a dialect that reads selectors with the
+      RabbitMQ JMS client's grammar (`Dialect.rabbitmq_client_grammar`: rabbitmq-jms) has its own
+      tests (tests/unit/test_rabbitmq_term.py, the client's corpus).
     - a Spark test (tests/spark) in a dialect outside `dialect_sample.SPARK_DIALECTS`: the SQL text
       depends only on the rules lowering.py and binder.py decide, and the sample holds every value
-      of each (today it leaves out ibmmq, qpid, qpid-jms and rabbitmq-jms, which differ from the
-      sample only in grammar, literals and static checks). A Spark test costs seconds per dialect,
+      of each (today it leaves out ibmmq, qpid and qpid-jms, which differ from the sample only in
+      grammar, literals and static checks). A Spark test costs seconds per dialect,
       and batching dialects into one DataFrame does not make it cheaper (the cost is Spark planning
       and compiling each fragment). Every dialect still runs in tests/unit and tests/conformance.
     """
@@ -49,9 +53,12 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         name = getattr(item, "callspec", None) and item.callspec.params.get("dialect")
         subset = name in DIALECTS and DIALECTS[name].operators is not None
+        client = name in DIALECTS and DIALECTS[name].rabbitmq_client_grammar
         unsampled = (name in DIALECTS and name not in SPARK_DIALECTS and _from_the_dialect_fixture(item)
                      and spark_dir in Path(str(item.fspath)).parents)
-        (dropped if item.get_closest_marker("full_grammar") and subset or unsampled else keep).append(item)
+        own_grammar = item.get_closest_marker("package_grammar") and client
+        (dropped if item.get_closest_marker("full_grammar") and subset or unsampled or own_grammar
+         else keep).append(item)
     if dropped:
         config.hook.pytest_deselected(items=dropped)
         items[:] = keep

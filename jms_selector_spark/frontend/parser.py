@@ -24,15 +24,13 @@ from ..language import nodes as n
 from ..language.errors import SelectorSyntaxError
 from .grammar_variants import ActiveMQGrammar, BrokerJGrammar, CppGrammar, SqlGrammar
 from .lexer import SelectorLexer
+from .limits import MAX_DEPTH, MAX_LENGTH, check_tree_depth
 from .lr import LRTables
+from .rabbitmq_client import parse_client
 from ..language.source import Span
 
 __all__ = ["parse_tree", "parse_tree_with_tail", "parse_tree_info", "MAX_LENGTH", "MAX_DEPTH"]
 
-#: Longest selector accepted by any dialect, in characters (a dialect may set a lower limit).
-MAX_LENGTH = 65_536
-#: Deepest nesting accepted (parentheses, or operators inside operators).
-MAX_DEPTH = 1_000
 
 
 class _Parser:
@@ -161,6 +159,9 @@ def parse_tree_info(text: str, d: Dialect, *, max_length: int = MAX_LENGTH) -> "
             raise SelectorSyntaxError(f"a selector of blanks only is invalid in the {d.name!r} dialect"
                                       " (the empty string means no selector)", text, Span(0, len(text)))
         return None, None, 0
+    if d.rabbitmq_client_grammar:
+        root, stop = parse_client(text), None
+        return root, None, 0 if root is None else check_tree_depth(root, text)
     try:
         # the parser does not depend on string conversion (a comparison-time rule): one per dialect
         root, stop = _parser_for(d.derive(convert_string_expressions=False) if d.convert_string_expressions else d
@@ -168,19 +169,6 @@ def parse_tree_info(text: str, d: Dialect, *, max_length: int = MAX_LENGTH) -> "
     except RecursionError:  # defensive: PLY itself is iterative
         raise SelectorSyntaxError(f"selector nested more than {MAX_DEPTH} levels deep", text,
                                   Span(0, len(text))) from None
-    depth = _check_tree_depth(root, text)
+    depth = check_tree_depth(root, text)
     tail = None if stop is None else Span(stop, len(text.rstrip(" \t\f\r\n")))
     return root, tail, depth
-
-
-def _check_tree_depth(root: n.Node, text: str) -> int:
-    """The tree's depth (`nodes.depth`), or `SelectorSyntaxError` past `MAX_DEPTH`."""
-    deepest, stack = 0, [(root, 1)]
-    while stack:
-        node, depth = stack.pop()
-        if depth > MAX_DEPTH:
-            raise SelectorSyntaxError(f"selector nested more than {MAX_DEPTH} levels deep", text, node.span)
-        if depth > deepest:
-            deepest = depth
-        stack.extend((c, depth + 1) for c in n.children(node))
-    return deepest

@@ -27,6 +27,12 @@ class Order(enum.Enum):
     PLAIN = "plain"
     #: Strings ordered by UTF-16 code units (Java's ``String.compareTo``).
     UTF16 = "utf16"
+    #: Unlike types that the dialect orders by type (RabbitMQ's Erlang term order: every number
+    #: before every boolean, every boolean before every string): TRUE for any two values.
+    TRUE = "true"
+    #: A value whose type has no answer: UNKNOWN for any two values (RabbitMQ: a condition that
+    #: is not a boolean, compared with TRUE by `lowering.Rules.condition`).
+    UNKNOWN = "unknown"
 
 
 @dataclass(frozen=True)
@@ -54,6 +60,9 @@ class Between(enum.Enum):
     OUTSIDE_AS_OR = "outside_as_or"
     #: Three-valued ``x >= lo AND x <= hi`` (NOT: its Kleene negation).
     KLEENE = "kleene"
+    #: UNKNOWN when any operand is NULL, else two-valued ``x >= lo AND x <= hi`` (NOT: its
+    #: negation, UNKNOWN with a NULL): RabbitMQ's ``between/3``.
+    NULL_IS_UNKNOWN = "null_is_unknown"
 
 
 class Logic(enum.Enum):

@@ -30,6 +30,7 @@ from .decisions import (Between, CompareRule, Comparator, Computation, HeaderRul
                         NumericOrder, Order)
 from . import rewrites, scalar
 from ..language.dialects import Dialect
+from .erlang_terms import between_null_unknown, condition_comparator, term_order
 from .functions import call_function
 from .like import like_segments
 from ..language import nodes as n
@@ -64,9 +65,13 @@ def _comparator(rules: "Rules", op: CompareOp) -> Comparator:
     if rules.eq_nulls(base_op) is None:
         for a in _STATIC:
             for b in _STATIC:
-                if rules.compare(base_op, a, b) is Order.FALSE and rules.string_conversion(a, b) is None:
-                    unlike[(a.name, b.name)] = eq is not None
+                rule = rules.compare(base_op, a, b)
+                if rule in _CONSTANT_ORDERS and rules.string_conversion(a, b) is None:
+                    unlike[(a.name, b.name)] = (rule is Order.TRUE) != (eq is not None)
     return Comparator(op, eq, rules.eq_nulls(op), rules.converts_strings, orders, conversions, unlike)
+
+
+_CONSTANT_ORDERS = (Order.FALSE, Order.TRUE)
 
 
 class Rules:
@@ -130,7 +135,7 @@ class Rules:
         """How ``l op r`` compares two non-NULL values of the static types ``lt`` and ``rt``."""
         lf, rf = lt.family, rt.family
         if lf != rf:
-            return Order.FALSE
+            return term_order(op, lf, rf) if self._d.erlang_term_order else Order.FALSE
         if lf == "numeric":
             promotion = self._d.comparison_promotion
             t = promote(lt, rt) if promotion is None else promotion.get((lt, rt))
@@ -141,7 +146,13 @@ class Rules:
             return Order.PLAIN
         if not self._d.string_ordering or (lf != "string" and not self._d.ordered_booleans):
             return Order.FALSE
-        return Order.UTF16 if lf == "string" else Order.PLAIN
+        return Order.UTF16 if lf == "string" and not self._d.erlang_term_order else Order.PLAIN
+
+    @property
+    def condition(self) -> "Comparator | None":
+        """A non-predicate where a condition is expected is ``x = TRUE`` under this comparator
+        (RabbitMQ); None: the back ends' reading (a boolean itself, any other value FALSE)."""
+        return condition_comparator() if self._d.non_boolean_condition_unknown else None
 
     # -- arithmetic -------------------------------------------------------------------------------
     def arithmetic(self, op: ArithOp, lt, rt) -> "JmsType | None":
@@ -184,6 +195,8 @@ class Rules:
         """How ``[NOT] BETWEEN`` is evaluated."""
         if self._d.null_between_is_false:
             return Between.NULL_IS_FALSE
+        if self._d.between_null_unknown:
+            return Between.NULL_IS_UNKNOWN
         if negated and self._d.not_between_as_or:
             return Between.OUTSIDE_AS_OR
         return Between.KLEENE
@@ -194,6 +207,11 @@ class Rules:
         if self._d.in_non_string_unknown:
             return None
         return False if self._d.in_expressions else negated
+
+    def like_escape_fails(self, escape: "str | None") -> bool:
+        """Whether LIKE with ``escape`` is UNKNOWN for every value: RabbitMQ compiles no pattern
+        for an escape that is not one UTF-8 byte, and raises."""
+        return self._d.like_escape_one_byte and escape is not None and len(escape.encode("utf-8")) != 1
 
     def like_non_string(self, negated: bool) -> "bool | None":
         """``x [NOT] LIKE p`` when x is a non-NULL non-string: FALSE/TRUE, or None (UNKNOWN: Qpid
@@ -261,7 +279,8 @@ def lower(root: "n.Node | None", rules: Rules, types=None, constants=None) -> "n
     """
     if root is None:
         return None
-    return _Lowering(rules, types, constants).lower_node(root)
+    lowering = _Lowering(rules, types, constants)
+    return lowering.condition(lowering.lower_node(root), root)
 
 
 def lower_selector(selector, rules: Rules, types=None, constants=None) -> "n.Node | None":
@@ -277,7 +296,8 @@ def lower_selector(selector, rules: Rules, types=None, constants=None) -> "n.Nod
         if matched is not root and types is not None:
             types.derive(matched, root)
         root = matched
-    return rewrites.simplify(_Lowering(rules, types, constants).lower_node(root), types)
+    lowering = _Lowering(rules, types, constants)
+    return rewrites.simplify(lowering.condition(lowering.lower_node(root), root), types)
 
 
 _LITERAL = n.Literal
@@ -302,7 +322,7 @@ class _Lowering:
     operands, builds the core node, folds it when every operand is a literal (`_fold`) and tells
     the typed tree (`_done`)."""
 
-    __slots__ = ("rules", "types", "and_", "or_", "left_first", "negations", "constants", "columns")
+    __slots__ = ("rules", "types", "and_", "or_", "left_first", "negations", "constants", "columns", "as_condition")
 
     def __init__(self, rules: Rules, types, constants=None):
         self.rules, self.types, self.constants = rules, types, constants
@@ -310,6 +330,20 @@ class _Lowering:
         self.left_first = rules.and_or is Logic.LEFT_FIRST
         self.and_, self.or_ = (c.LeftFirstAnd, c.LeftFirstOr) if self.left_first else (c.KleeneAnd, c.KleeneOr)
         self.negations = _negations(rules)
+        self.as_condition = rules.condition
+
+    def condition(self, out, node):
+        """``out`` (lowered from ``node``) where a condition is expected (`Rules.condition`)."""
+        cmp = self.as_condition
+        if cmp is None or type(out) in c.PREDICATES or (type(out) is _LITERAL and out.type is JmsType.BOOLEAN):
+            return out
+        true = _LITERAL(True, JmsType.BOOLEAN, out.span)
+        columns = self.columns
+        t = _static_type(out, columns) if columns is not None else None
+        wrapped = c.Compare(CompareOp.EQ, out, true, out.span, cmp, None if t is None else (t, JmsType.BOOLEAN))
+        if type(out) is _LITERAL:
+            wrapped = _fold(wrapped, (out, true))
+        return self._done(wrapped, node)
 
     def lower_node(self, node):
         try:
@@ -333,7 +367,7 @@ class _Lowering:
         return self._done(_LITERAL(known[0], known[1] if known[0] is not None else JmsType.NULL, node.span), node)
 
     def _logic(self, node):
-        kids = tuple(map(self.lower_node, node.operands))
+        kids = tuple(self.condition(self.lower_node(k), k) for k in node.operands)
         out = (self.and_ if type(node) is n.And else self.or_)(kids, node.span)
         for k in kids:
             if type(k) is not _LITERAL:
@@ -391,6 +425,10 @@ class _Lowering:
             lt = _static_type(lo, columns) if xt is not None else None
             ht = _static_type(hi, columns) if lt is not None else None
             types = None if ht is None else (xt, lt, ht)
+        if how is Between.NULL_IS_UNKNOWN:
+            inside = c.TwoValuedBetween(x, lo, hi, False, node.span, cmp(GE), cmp(LE), types)
+            done = functools.partial(self._done, node=node)
+            return done(between_null_unknown(inside, node.negated, self.and_, self.or_, _fold, done))
         if how is Between.NULL_IS_FALSE:
             out = c.TwoValuedBetween(x, lo, hi, node.negated, node.span, cmp(GE), cmp(LE), types)
         elif how is Between.OUTSIDE_AS_OR:
@@ -408,6 +446,8 @@ class _Lowering:
         return self._done(_fold(out, (x,)) if type(x) is _LITERAL else out, node)
 
     def _like(self, node):
+        if self.rules.like_escape_fails(node.escape):
+            return self._done(_LITERAL(None, JmsType.NULL, node.span), node)
         x = self.lower_node(node.operand)
         xt = _static_type(x, self.columns) if self.columns is not None else None
         out = c.LikeString(x, node.pattern, node.escape, node.negated, node.span,
@@ -426,6 +466,8 @@ class _Lowering:
     def _not_or_is_null(self, node):
         """`nodes.Not` and `nodes.IsNull` are core nodes as they are (itself when the operand is)."""
         x = self.lower_node(node.operand)
+        if type(node) is n.Not:
+            x = self.condition(x, node.operand)
         if type(x) is _LITERAL:
             return self._done(_fold(node, (x,)), node)
         if x is node.operand:

@@ -109,6 +109,10 @@ def compare(cmp: Comparator, lv, rv) -> "bool | None":
     rule = cmp.rule(lv.type, rv.type)
     if rule is Order.FALSE:
         return False
+    if rule is Order.TRUE:
+        return True
+    if rule is Order.UNKNOWN:
+        return None
     if isinstance(rule, NumericOrder):
         t = rule.type
         if t.is_approximate:

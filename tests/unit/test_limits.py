@@ -99,6 +99,7 @@ def test_500_nested_parentheses_parse_and_evaluate(dialect):
 
 @pytest.mark.slow
 @BOTH
+@pytest.mark.package_grammar
 def test_a_long_run_of_signs_on_a_literal_is_linear(dialect):
     # 60,000 minus signs fold into one literal; `--` must not start a scan for a line end each time.
     text = "a = " + "-" * 60_000 + "1"
@@ -156,6 +157,7 @@ DEEP = {
 
 @pytest.mark.slow
 @BOTH
+@pytest.mark.package_grammar
 @pytest.mark.parametrize("shape", sorted(DEEP))
 def test_10000_levels(dialect, shape):
     text = DEEP[shape]
@@ -169,6 +171,7 @@ def test_10000_levels(dialect, shape):
 
 
 @BOTH
+@pytest.mark.package_grammar
 def test_one_level_too_deep(dialect):
     assert parse("(" * MAX_DEPTH + "a" + ")" * MAX_DEPTH, dialect=dialect).root == n.Identifier("a")
     err = clean_error("(" * (MAX_DEPTH + 1) + "a" + ")" * (MAX_DEPTH + 1), dialect)

@@ -27,10 +27,25 @@ def test_one_rules_object_per_dialect_and_it_is_immutable():
 
 
 def test_unlike_types_compare_false_in_every_dialect(dialect):
-    r = rules_for(get_dialect(dialect))
+    d = get_dialect(dialect)
+    r = rules_for(d)
     for lt, rt in [(T.STRING, T.LONG), (T.BOOLEAN, T.STRING), (T.DOUBLE, T.BOOLEAN)]:
         for op in C:
+            if d.erlang_term_order and op is not C.EQ:  # RabbitMQ orders them: number < boolean < string
+                continue
             assert r.compare(op, lt, rt) is Order.FALSE
+
+
+def test_erlang_term_order_between_unlike_types():
+    r = rules_for(get_dialect("rabbitmq-jms"))
+    truth = {Order.TRUE: True, Order.FALSE: False}
+    for lt, rt in [(T.LONG, T.STRING), (T.DOUBLE, T.BOOLEAN), (T.BOOLEAN, T.STRING)]:  # left is below right
+        assert {op: truth[r.compare(op, lt, rt)] for op in C} == {C.EQ: False, C.NE: True, C.LT: True, C.LE: True,
+                                                                 C.GT: False, C.GE: False}
+        assert {op: truth[r.compare(op, rt, lt)] for op in C} == {C.EQ: False, C.NE: True, C.LT: False,
+                                                                 C.LE: False, C.GT: True, C.GE: True}
+    assert r.compare(C.LT, T.STRING, T.STRING) is Order.PLAIN  # code points (UTF-8 bytes), not UTF-16
+    assert r.compare(C.LT, T.BOOLEAN, T.BOOLEAN) is Order.PLAIN
 
 
 def test_numeric_comparison_types():

@@ -94,6 +94,7 @@ def error(text, dialect="jms", cls=SelectorError):
 
 # -- structure ----------------------------------------------------------------------------------
 
+@pytest.mark.package_grammar
 class TestTrees:
     @BOTH
     def test_comparison(self, dialect):
@@ -164,6 +165,7 @@ class TestTrees:
             assert parse(text, dialect="activemq").root is None
 
 
+@pytest.mark.package_grammar
 class TestPrecedence:
     def test_not_a_equals_1_in_jms(self):
         assert tree("NOT a = 1") == n.Not(cmp(C.EQ, I("a"), long_(1)))
@@ -237,6 +239,7 @@ class TestPrecedence:
             assert err.message == "unexpected '='"
 
 
+@pytest.mark.package_grammar
 class TestLiterals:
     @BOTH
     @pytest.mark.parametrize("text, value", [
@@ -320,6 +323,7 @@ def spans(root):
     return [(type(node).__name__, node.span) for node in n.walk(root)]
 
 
+@pytest.mark.package_grammar
 class TestCoords:
     @BOTH
     def test_spec_example(self, dialect):
@@ -368,6 +372,7 @@ class TestCoords:
 
 # -- statically ill-formed selectors ------------------------------------------------------------
 
+@pytest.mark.package_grammar
 class TestErrors:
     def test_string_literal_ordered(self):
         err = error("'a' < 'b'", cls=SelectorTypeError)

@@ -125,6 +125,8 @@ def compare_pair(cmp, lt, lp, rt, rp):
     rule = cmp.rule(lt, rt)
     if rule is Order.FALSE:
         return None
+    if rule in (Order.TRUE, Order.UNKNOWN):
+        return where_part(mask_and(part_valid(lp), part_valid(rp)), True if rule is Order.TRUE else None, None)
     if isinstance(rule, NumericOrder):
         t = rule.type
         if t.is_approximate:

@@ -248,7 +248,7 @@ class VectorizedEvaluator(NodeVisitor):
             return one_row(self.compare(cmp, lift(left), lift(right)))
         if cmp.eq is not None:
             return kleene_not(self.compare(cmp.eq, left, right))
-        pieces, unlike = [], False
+        pieces, unlike = [], []
         for lt, lp in left.items():
             for rt, rp in right.items():
                 conversion = converted_strings(cmp, lt, rt)
@@ -256,11 +256,12 @@ class VectorizedEvaluator(NodeVisitor):
                     pieces.append(compare_converted(cmp, lt, lp, rt, rp, conversion))
                     continue
                 r = compare_pair(cmp, lt, lp, rt, rp)
-                unlike |= r is None
-                if r is not None:
+                if r is None:
+                    unlike.append(mask_and(part_valid(lp), part_valid(rp)))
+                else:
                     pieces.append(r)
         if unlike:  # rows with two values that do not compare: FALSE
-            pieces.append(where_part(mask_and(union_valid(left), union_valid(right)), False, None))
+            pieces.append(where_part(mask_or(*unlike), False, None))
         out = coalesce_part(pieces)
         if cmp.nulls is None:
             return out

@@ -107,6 +107,10 @@ class SqlComparisons:
         rule = cmp.rule(*types)
         if rule is Order.FALSE:
             return strict(SQL_FALSE, l, r)
+        if rule is Order.TRUE:
+            return strict(SQL_TRUE, l, r)
+        if rule is Order.UNKNOWN:
+            return SQL_UNKNOWN
         if isinstance(rule, NumericOrder):
             return self._numeric_compare(op, l, r, rule, nan_checks, types)
         if rule is Order.UTF16 and not self._utf16_safe(l, r):
