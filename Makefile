@@ -8,7 +8,7 @@ export PYSPARK_PYTHON := $(abspath $(PY))
 export PYSPARK_DRIVER_PYTHON := $(abspath $(PY))
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: setup demo test test-unit test-spark bench dist golden dialect-table doctest docs clean
+.PHONY: setup demo test test-unit test-spark bench dist golden dialect-table doctest docs plots clean
 
 setup: $(VENV)/.installed
 
@@ -62,6 +62,11 @@ dialect-table: setup
 # tests/test_docs.py builds it too, so make test checks it.
 docs: setup
 	NO_MKDOCS_2_WARNING=1 $(PY) -m mkdocs build --strict --site-dir site
+
+# Redraw docs/performance/*.png from the benchmark figures committed in docs/performance/data/
+# (PLOTS_ARGS="--from-results bench-data/results" takes them from a fresh make bench instead).
+plots: setup
+	$(PY) tools/plot_benchmarks.py $(PLOTS_ARGS)
 
 clean:
 	rm -rf build dist site *.egg-info .pytest_cache .hypothesis spark-warehouse metastore_db
