@@ -52,3 +52,13 @@ def test_readme_is_short_and_says_how_to_start():
     for must in ("make demo", "make test", "pip install", "Java 17", "PYSPARK_PYTHON", "--py-files"):
         assert must in text, must
     assert doc_blocks.readme_demo_output(), "the README shows make demo's output"
+
+
+def test_readme_links_point_at_files_of_the_repository():
+    """The README is read on its own (PyPI, a repository browser): its relative links must exist."""
+    import re
+
+    text = README.read_text(encoding="utf-8")
+    targets = {m.split("#")[0] for m in re.findall(r"\]\(([^)\s]+)\)", text) if "://" not in m}
+    missing = [t for t in sorted(targets) if t and not (README.parent / t).exists()]
+    assert targets and not missing, missing
