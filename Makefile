@@ -8,14 +8,14 @@ export PYSPARK_PYTHON := $(abspath $(PY))
 export PYSPARK_DRIVER_PYTHON := $(abspath $(PY))
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: setup demo test test-fast test-unit test-spark lint-imports bench dist golden dialect-table doctest clean
+.PHONY: setup demo test test-fast test-unit test-spark lint-imports bench dist golden dialect-table doctest docs plots clean
 
 setup: $(VENV)/.installed
 
 $(VENV)/.installed: setup.cfg constraints.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PIP) install -q --upgrade pip
-	$(PIP) install -q -c constraints.txt -e '.[spark,connect,dev]'
+	$(PIP) install -q -c constraints.txt -e '.[spark,connect,dev,docs]'
 	touch $@
 
 # DEMO_ARGS, e.g. make demo DEMO_ARGS="--rows 1000000 --dialect jms"
@@ -60,10 +60,22 @@ dist: setup
 golden: setup
 	$(PY) sql/regen.py
 
-# Rewrite README's dialect table (a column per dialect of DIALECTS, a row per dialect_table.ROWS).
+# Rewrite the dialect table (a column per dialect of DIALECTS, a row per dialect_table.ROWS) in the
+# README and in the docs' dialect overview.
 dialect-table: setup
 	$(PY) -m jms_selector_spark.analysis.dialect_table --write README.md
+	$(PY) -m jms_selector_spark.analysis.dialect_table --write docs/dialects/index.md
+
+# The documentation site (site/): --strict fails on a broken link, reference or anchor.
+# tests/test_docs.py builds it too, so make test checks it.
+docs: setup
+	NO_MKDOCS_2_WARNING=1 $(PY) -m mkdocs build --strict --site-dir site
+
+# Redraw docs/performance/*.png from the benchmark figures committed in docs/performance/data/
+# (PLOTS_ARGS="--from-results bench-data/results" takes them from a fresh make bench instead).
+plots: setup
+	$(PY) tools/plot_benchmarks.py $(PLOTS_ARGS)
 
 clean:
-	rm -rf build dist *.egg-info .pytest_cache .hypothesis spark-warehouse metastore_db
+	rm -rf build dist site *.egg-info .pytest_cache .hypothesis spark-warehouse metastore_db
 	find . -name __pycache__ -prune -exec rm -rf {} + ; find . \( -name parsetab.py -o -name parser.out -o -name lextab.py \) -delete

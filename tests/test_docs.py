@@ -79,3 +79,105 @@ def test_doctests_are_collected():
     with_examples = {n for n in _module_names() if _tests(importlib.import_module(n))}
     assert {"jms_selector_spark.spark.filtering", "jms_selector_spark.spark.sql_functions",
             "jms_selector_spark.translate", "jms_selector_spark.interpreter"} <= with_examples
+
+
+# -- the documentation site (docs/, mkdocs.yml) ----------------------------------------------------
+#
+# Every page's examples run (tests/support/doc_blocks.py says how: doctests, ``python`` scripts,
+# ``console`` sessions of jms-selector), so no page shows output the code no longer gives; the API
+# reference lists every public name; the site builds with ``mkdocs build --strict`` (no broken
+# link, reference or anchor); and the repository cites no document it does not contain.
+
+import os  # noqa: E402
+import shutil  # noqa: E402
+import subprocess  # noqa: E402
+import sys  # noqa: E402
+
+import doc_blocks  # noqa: E402
+
+ROOT = doc_blocks.ROOT
+
+
+def _page_params():
+    out = []
+    for page in doc_blocks.pages():
+        blocks = doc_blocks.runnable(page)
+        if not blocks:
+            continue
+        marks = [pytest.mark.spark] if doc_blocks.needs_spark(blocks) else []
+        out.append(pytest.param(page, marks=marks, id=str(page.relative_to(ROOT / "docs"))))
+    return out
+
+
+@pytest.mark.parametrize("page", _page_params())
+def test_docs_page_examples(page, request, tmp_path):
+    blocks = doc_blocks.runnable(page)
+    globs = doc_blocks.public_names()
+    if any(m.name == "spark" for m in request.node.iter_markers()):
+        globs.update(doc_blocks.spark_tables(request.getfixturevalue("spark")))
+    cwd = os.getcwd()
+    os.chdir(tmp_path)
+    try:
+        attempted, failures = doc_blocks.run_page(blocks, globs)
+    finally:
+        os.chdir(cwd)
+    assert attempted > 0
+    assert not failures, "\n".join(failures)
+
+
+def test_docs_examples_are_found_and_skips_say_why():
+    """The pages hold runnable examples (a finder that finds nothing would pass every test), and a
+    block marked not to run says why."""
+    runnable = {p.relative_to(ROOT / "docs").as_posix() for p in doc_blocks.pages() if doc_blocks.runnable(p)}
+    assert {"guide/selectors.md", "guide/filtering.md", "guide/routing.md", "guide/migration.md",
+            "guide/data-model.md", "guide/cli.md", "dialects/index.md", "dialects/wso2.md"} <= runnable
+    skipped = [b for p in doc_blocks.pages() for b in doc_blocks.blocks(p) if b.skip is not None]
+    assert all(b.skip for b in skipped), [b.where for b in skipped if not b.skip]
+    assert len(skipped) <= 3, [b.where for b in skipped]
+
+
+def test_api_reference_lists_every_public_name():
+    text = (ROOT / "docs" / "reference.md").read_text(encoding="utf-8")
+    listed = re.findall(r"^::: jms_selector_spark\.(\w+)$", text, re.M)
+    assert sorted(listed) == sorted(jms_selector_spark.__all__), set(listed) ^ set(jms_selector_spark.__all__)
+    assert len(listed) == len(set(listed))
+
+
+@pytest.mark.slow
+def test_site_builds_strict(tmp_path):
+    """``mkdocs build --strict`` (what ``make docs`` runs): a broken link, anchor or reference, a
+    page missing from the nav or a name mkdocstrings cannot render fails the build."""
+    pytest.importorskip("mkdocs", reason="the docs extra is not installed (pip install '.[docs]')")
+    pytest.importorskip("mkdocstrings_handlers.python", reason="mkdocstrings[python] is not installed")
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    proc = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(tmp_path / "site")],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    html = (tmp_path / "site" / "reference" / "index.html").read_text(encoding="utf-8")
+    missing = [n for n in jms_selector_spark.__all__ if f'id="jms_selector_spark.{n}"' not in html]
+    assert not missing, f"not rendered in the API reference: {missing}"
+
+
+#: Files that still cite a document the repository does not contain, left to the package's
+#: restructure (the lead's): each must still cite one, so that a fixed file leaves this list.
+PENDING_CITATIONS = {
+    "examples/route_demo.py",
+    "jms_selector_spark/binder.py",
+    "jms_selector_spark/frontend/selector.py",
+    "jms_selector_spark/semantics/data_model.py",
+    "jms_selector_spark/semantics/dialects.py",
+    "jms_selector_spark/spark/subscriptions.py",
+}
+_CITATION = r"DESIGN\.md|DIALECTS\.md|\.\./shared"
+
+
+def test_no_file_cites_a_document_the_repository_does_not_contain():
+    """Outside ``.ci/``, the Makefile and ``tests/`` (whose harnesses live beside the checkout),
+    no file names DESIGN.md, DIALECTS.md or ``../shared``: the docs define what the code cites."""
+    if shutil.which("git") is None or not (ROOT / ".git").exists():
+        pytest.skip("needs git and the repository's history")
+    proc = subprocess.run(["git", "grep", "-lE", _CITATION, "--", ".", ":!.ci", ":!Makefile", ":!tests"],
+                          cwd=ROOT, capture_output=True, text=True)
+    citing = set(proc.stdout.split())
+    assert citing <= PENDING_CITATIONS, sorted(citing - PENDING_CITATIONS)
+    assert citing == PENDING_CITATIONS, f"no longer cite one: remove {sorted(PENDING_CITATIONS - citing)} from the list"

@@ -208,6 +208,11 @@ def check_demo(stdout, stderr, out):
     dead = sorted(r["JMSMessageID"] for r in _read(out / "dead-letters"))
     assert dead == sorted(r["JMSMessageID"] for r in archive if r["JMSMessageID"] not in routed) and dead
     assert not (out / "subscriptions" / "broken").exists()
+    # the README shows make demo's output (500,000 messages): the same lines but for the numbers
+    from doc_blocks import readme_demo_output, shape
+
+    readme = readme_demo_output()
+    assert readme and shape(readme) == shape(stdout), "README's make demo output differs from the demo's"
 
 
 CHECKS = {"01_parse_and_evaluate.py": check_01, "02_etl_selector_to_sql.py": check_02,

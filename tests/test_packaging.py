@@ -8,6 +8,10 @@ outside this checkout.
   with a Python that does NOT have the package, and the executors import it from the zip.
 - The wheel installs into a fresh virtualenv (its dependency, ``ply``, from the package index)
   and ``examples/01_parse_and_evaluate.py`` runs with it, outside the checkout.
+- The wheel with its ``spark`` extra installs into a fresh virtualenv that already has another
+  supported PySpark (`OLDER_SPARK`: 4.1.4 with pandas 2.2.3 and pyarrow 18.1.0), keeps them, and
+  ``tools/smoke_installed.py`` runs `jms_filter`, `route` and `jms_match` there. Skipped with
+  the reason when the package index cannot be reached.
 
 ``make dist DIST=<tmp>`` runs once per module (``-o .venv/.installed``: never re-create the venv
 from inside a test).
@@ -79,7 +83,11 @@ def test_wheel_holds_the_package_and_requires_ply(dist):
     assert _package_modules() <= names, sorted(_package_modules() - names)
     assert not [n for n in names if n.endswith(FORBIDDEN) or n.startswith(("tests/", "examples/"))]
     metadata = wheel.read(f"jms_selector_spark-{_version()}.dist-info/METADATA").decode()
-    assert "Requires-Dist: ply==3.11" in metadata
+    requires = [line for line in metadata.splitlines() if line.startswith("Requires-Dist: ")]
+    assert "Requires-Dist: ply<4,>=3.11" in requires
+    assert "Requires-Dist: pyspark<5,>=4.1; extra == \"spark\"" in requires
+    # ranges, never exact pins: a cluster's own PySpark, pandas and pyarrow must satisfy them
+    assert not [line for line in requires if "==" in line.split(";")[0]], requires
 
 
 def _digest(path: Path) -> str:
@@ -215,3 +223,53 @@ def test_wheel_in_a_fresh_virtualenv_runs_example_01(dist, tmp_path):
     assert "canonical: JMSType = 'car' AND color = 'blue' AND weight > 2500" in proc.stdout
     assert "SelectorSyntaxError: unexpected 'AND' at line 1, column 20" in proc.stdout
     assert list(cwd.iterdir()) == []
+
+
+#: Another supported PySpark than constraints.txt's, with the oldest pandas and pyarrow the
+#: ranges of setup.cfg allow (PySpark 4.0 is excluded there: it has no ``arrow_udf``).
+OLDER_SPARK = ("pyspark==4.1.4", "pandas==2.2.3", "pyarrow==18.1.0")
+
+
+def _index_unreachable(python: Path, tmp_path: Path, env: dict) -> "str | None":
+    """None when pip can fetch from the package index; else why not (for the skip)."""
+    probe = subprocess.run([str(python), "-m", "pip", "download", "-q", "--no-deps", "--disable-pip-version-check",
+                            "-d", str(tmp_path / "probe"), "ply==3.11"], capture_output=True, text=True, env=env,
+                           timeout=300)
+    return None if probe.returncode == 0 else f"the package index cannot be reached: {probe.stderr.strip()[-300:]}"
+
+
+@pytest.mark.spark
+@pytest.mark.slow
+def test_wheel_beside_an_older_pyspark_runs_filter_route_and_match(dist, tmp_path):
+    """``pip install <wheel>[spark]`` into a virtualenv that already has `OLDER_SPARK`: pip keeps
+    them (the extra's ranges allow them), and the smoke script prints their versions and the
+    results of `jms_filter`, `route` and `jms_match` (through ``spark.sql``, so an Arrow UDF runs
+    in the workers), each checked against the reference evaluator."""
+    base = getattr(sys, "_base_executable", sys.executable)
+    env_dir = tmp_path / "older"
+    subprocess.run([base, "-m", "venv", str(env_dir)], check=True, timeout=300)
+    python = env_dir / "bin" / "python"
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME", "PYSPARK_SUBMIT_ARGS")}
+    reason = _index_unreachable(python, tmp_path, env)
+    if reason:
+        pytest.skip(reason)
+    pip = [str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check"]
+    proc = subprocess.run([*pip, *OLDER_SPARK], capture_output=True, text=True, env=env, timeout=1800)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    wheel = dist / f"jms_selector_spark-{_version()}-py3-none-any.whl"
+    proc = subprocess.run([*pip, f"{wheel}[spark]"], capture_output=True, text=True, env=env, timeout=1800)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    frozen = subprocess.run([str(python), "-m", "pip", "freeze"], capture_output=True, text=True, env=env,
+                            check=True).stdout.splitlines()
+    assert set(OLDER_SPARK) <= set(frozen), frozen  # the extra did not replace the environment's versions
+    cwd = tmp_path / "cwd"
+    cwd.mkdir()
+    env.update(PYSPARK_PYTHON=str(python), PYSPARK_DRIVER_PYTHON=str(python), JAVA_TOOL_OPTIONS="-XX:TieredStopAtLevel=1")
+    proc = subprocess.run([str(python), str(ROOT / "tools" / "smoke_installed.py")], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=600)
+    print(proc.stdout)  # shown with pytest -s: the versions and what each entry point returned
+    assert proc.returncode == 0, proc.stdout + proc.stderr[-4000:]
+    lines = proc.stdout.splitlines()
+    assert lines[0].startswith(f"jms_selector_spark {_version()} from {env_dir}")
+    assert lines[1].startswith("pyspark 4.1.4, pandas 2.2.3, pyarrow 18.1.0")
+    assert lines[-1] == "smoke: ok"

@@ -1,69 +1,64 @@
-"""The README's ``>>>`` examples run, and print what the README says they print.
+"""The README's examples run, and print what the README says they print.
 
-Every fenced block of README.md that holds ``>>>`` lines is one doctest (ELLIPSIS and
-NORMALIZE_WHITESPACE, as in ``test_docs.py``), run in order with shared globals: the package's
-public names, and for the blocks that use them, ``spark`` and the tables the README talks about
-(``subscriptions`` and ``messages`` of ``examples/05_spark_submit_job.py``).
+The README's fenced blocks run as ``tests/support/doc_blocks.py`` says (doctests, ``python``
+scripts, ``console`` sessions of ``jms-selector``), in order, in two groups with shared globals:
+the blocks that need no Spark, then those that use ``spark`` and the tables the README talks
+about (``messages``, 100 sample messages, and ``subscriptions``, those of
+``examples/05_spark_submit_job.py``). The README's ``make demo`` output is checked against a
+real run of the demo in ``tests/test_examples.py`` (every line but the numbers). The README is
+also the package's long description: it stays short (at most 400 lines).
 """
 from __future__ import annotations
 
-import doctest
-import importlib.util
-import re
-from pathlib import Path
+import os
 
 import pytest
 
-import jms_selector_spark
+import doc_blocks
 
-ROOT = Path(__file__).resolve().parent.parent
-README = ROOT / "README.md"
-OPTIONS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
-_FENCE = re.compile(r"^```[^\n]*\n(.*?)^```", re.S | re.M)
-_NEEDS_SPARK = re.compile(r"\b(spark|subscriptions|messages)\b")
+README = doc_blocks.ROOT / "README.md"
 
 
-def _blocks() -> list:
-    """(line number, text) of every fenced block with a ``>>>`` line."""
-    text = README.read_text(encoding="utf-8")
-    return [(text.count("\n", 0, m.start()) + 2, m.group(1)) for m in _FENCE.finditer(text) if ">>>" in m.group(1)]
+def _blocks(spark: bool) -> list:
+    return [b for b in doc_blocks.runnable(README) if doc_blocks.needs_spark([b]) == spark]
 
 
-def _spark_tables(spark) -> dict:
-    spec = importlib.util.spec_from_file_location("example05", ROOT / "examples" / "05_spark_submit_job.py")
-    example = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(example)
-    return {"spark": spark,
-            "messages": jms_selector_spark.spark.sample_data.messages(spark, 100),
-            "subscriptions": spark.createDataFrame(example.SUBSCRIPTIONS, "name STRING, selector STRING")}
+def _run(blocks, globs, tmp_path) -> tuple:
+    cwd = os.getcwd()
+    os.chdir(tmp_path)
+    try:
+        return doc_blocks.run_page(blocks, globs)
+    finally:
+        os.chdir(cwd)
 
 
-def _run(blocks, globs) -> tuple:
-    parser, runner = doctest.DocTestParser(), doctest.DocTestRunner(optionflags=OPTIONS)
-    failures, attempted = [], 0
-    for line, text in blocks:
-        test = parser.get_doctest(text, globs, f"README.md:{line}", str(README), line - 1)
-        attempted += runner.run(test, out=failures.append, clear_globs=False).attempted
-        globs.update(test.globs)  # a DocTest works on a copy; later blocks use what earlier ones defined
-    return attempted, failures
-
-
-def _public_names() -> dict:
-    import jms_selector_spark.spark.sample_data  # noqa: F401  (the tables below)
-
-    return {name: getattr(jms_selector_spark, name) for name in jms_selector_spark.__all__}
-
-
-def test_readme_examples_without_spark():
-    blocks = [b for b in _blocks() if not _NEEDS_SPARK.search(b[1])]
-    attempted, failures = _run(blocks, _public_names())
-    assert attempted >= 8, "the README's pure-Python examples were not found"
-    assert not failures, "".join(failures)
+def test_readme_examples_without_spark(tmp_path):
+    attempted, failures = _run(_blocks(False), doc_blocks.public_names(), tmp_path)
+    assert attempted >= 6, "the README's pure-Python examples were not found"
+    assert not failures, "\n".join(failures)
 
 
 @pytest.mark.spark
-def test_readme_examples_with_spark(spark):
-    blocks = [b for b in _blocks() if _NEEDS_SPARK.search(b[1])]
-    attempted, failures = _run(blocks, {**_public_names(), **_spark_tables(spark)})
-    assert attempted >= 3, "the README's Spark examples were not found"
-    assert not failures, "".join(failures)
+def test_readme_examples_with_spark(spark, tmp_path):
+    globs = {**doc_blocks.public_names(), **doc_blocks.spark_tables(spark)}
+    attempted, failures = _run(_blocks(True), globs, tmp_path)
+    assert attempted >= 10, "the README's Spark examples were not found"
+    assert not failures, "\n".join(failures)
+
+
+def test_readme_is_short_and_says_how_to_start():
+    text = README.read_text(encoding="utf-8")
+    assert len(text.splitlines()) <= 400
+    for must in ("make demo", "make test", "pip install", "Java 17", "PYSPARK_PYTHON", "--py-files"):
+        assert must in text, must
+    assert doc_blocks.readme_demo_output(), "the README shows make demo's output"
+
+
+def test_readme_links_point_at_files_of_the_repository():
+    """The README is read on its own (PyPI, a repository browser): its relative links must exist."""
+    import re
+
+    text = README.read_text(encoding="utf-8")
+    targets = {m.split("#")[0] for m in re.findall(r"\]\(([^)\s]+)\)", text) if "://" not in m}
+    missing = [t for t in sorted(targets) if t and not (README.parent / t).exists()]
+    assert targets and not missing, missing

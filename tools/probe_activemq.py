@@ -1,6 +1,6 @@
-"""Probe ActiveMQ Classic 5.17's selector engine on edge cases; write docs/activemq-semantics.md.
+"""Probe ActiveMQ Classic 5.17's selector engine on edge cases; write docs/dialects/activemq-measured.md.
 
-    python tools/probe_activemq.py            # rewrites docs/activemq-semantics.md
+    python tools/probe_activemq.py            # rewrites docs/dialects/activemq-measured.md
     python tools/probe_activemq.py --stdout   # prints the document instead
 
 Every case below goes to the oracle (``../shared/oracle/activemq/run``) in ONE run; the tables in
@@ -952,7 +952,7 @@ Most important findings (case ids in brackets; "null" = UNKNOWN):
   ordinary 3VL: a NULL bound does NOT always give UNKNOWN (`20 BETWEEN n AND 10` FALSE,
   `20 NOT BETWEEN n AND 10` TRUE), and with an unlike-type operand both BETWEEN and NOT BETWEEN are
   FALSE (`'5' NOT BETWEEN 1 AND 10` FALSE, while `NOT ('5' BETWEEN 1 AND 10)` TRUE)
-  [t08c008-t08c035]. This contradicts the DESIGN.md row "any operand NULL → UNKNOWN".
+  [t08c008-t08c035]. So "any operand NULL → UNKNOWN" is not ActiveMQ's rule.
 - **IN needs a property on the left** (`(s)` is fine; `'a' IN`, `s + '' IN`, `NOT a IN` are
   *invalid*) and a non-empty list of string literals. **A non-string value gives UNKNOWN** for both
   IN and NOT IN (`i IN ('1')`, `i NOT IN ('2')`, boolean, double: null) [t09c013-t09c019].
@@ -1119,7 +1119,8 @@ def render(verdicts, reasons=None) -> str:
         "",
         "Every table row below is one case run through ActiveMQ's own selector engine "
         "(`org.apache.activemq.selector.SelectorParser` from Debian `libactivemq-java` 5.17, via "
-        "`../shared/oracle/activemq/run`). Regenerate with `python tools/probe_activemq.py` "
+        "the project's ActiveMQ oracle, the harness `tests/support/oracle.py` runs). "
+        "Regenerate with `python tools/probe_activemq.py` "
         "(tables are generated; the summary and the notes are hand-written from them).",
         "",
         "Legend: a property listed as `name value (type)`; a property not listed is absent (NULL). "
@@ -1162,7 +1163,7 @@ def render(verdicts, reasons=None) -> str:
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--stdout", action="store_true", help="print instead of writing the doc")
-    ap.add_argument("--out", default=str(REPO_ROOT / "docs" / "activemq-semantics.md"))
+    ap.add_argument("--out", default=str(REPO_ROOT / "docs" / "dialects" / "activemq-measured.md"))
     args = ap.parse_args(argv)
     verdicts = run_oracle(build_cases())
     invalid = sorted({c["selector"] for _, _, cases in TOPICS for c in cases

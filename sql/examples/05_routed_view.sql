@@ -1,6 +1,6 @@
 -- route() as a view: topic mode, one row per (message, matching subscription); a message no
 -- subscription takes appears once with subscription NULL and its outcome ('dropped' under the jms
--- rules; README "Routing rules per broker"). The invalid subscription is reported by
+-- rules; docs/guide/routing.md, "Routing rules per broker"). The invalid subscription is reported by
 -- register_route and left out.
 -- setup: register_route(spark, "routed", "messages", "subscriptions", mode="topic")
 SELECT coalesce(subscription, '(' || outcome || ')') AS subscription,

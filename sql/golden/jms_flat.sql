@@ -1,5 +1,5 @@
 -- The jms dialect (the JMS specification's rules) on a flat table: headers and one typed column
--- per property. Every construct of the language, the typing rules and the traps of DESIGN.md.
+-- per property. Every construct of the language, the typing rules and the traps the dialect pages list.
 -- dialect: jms
 -- schema: JMSMessageID STRING, JMSTimestamp BIGINT, JMSCorrelationID STRING, JMSType STRING, JMSPriority INT, JMSDeliveryMode STRING, JMSRedelivered BOOLEAN, color STRING, customer STRING, path STRING, weight BIGINT, qty INT, small TINYINT, mid SMALLINT, price DOUBLE, ratio FLOAT, urgent BOOLEAN
 

@@ -1,7 +1,7 @@
 """Issue #14: each broker dialect's own suite (``other-brokers.jsonl``) through the native Spark
 SQL back end, ANSI on and off, batched (see test_sql_backend.py): every case equals the reference
 interpreter, and the suite's assertion holds except for the dialect's listed differences
-(`broker_suites.KNOWN`, also in the README)."""
+(`broker_suites.KNOWN`, also on the dialect pages)."""
 from __future__ import annotations
 
 import pytest

@@ -5,8 +5,8 @@ A case's ``expect`` is what the broker's own test asserts: ``true`` (delivered),
 delivered: FALSE or UNKNOWN, as a suite cannot tell them apart unless it says so), ``null``
 (asserted UNKNOWN: Artemis's ``UnknownHandlingSelectorTest``), ``"invalid"`` (rejected) or
 ``"valid"`` (only accepted). `KNOWN` lists, per dialect, every case where the dialect disagrees
-with its suite, with the reason; the README's section for the dialect lists the same ids (checked
-by ``tests/conformance/test_broker_suites.py``).
+with its suite, with the reason; the dialect's page under docs/dialects/ lists the same ids
+(checked by ``tests/conformance/test_broker_suites.py``).
 """
 from __future__ import annotations
 

@@ -24,7 +24,7 @@ from jms_selector_spark.frontend.parser import MAX_DEPTH
 
 ENV = {**os.environ, "PYTHONIOENCODING": "utf-8"}
 
-#: The exit codes as --help prints them (and as README's CLI section lists them).
+#: The exit codes as --help prints them (and as docs/guide/cli.md lists them).
 EXIT_CODES_TEXT = """\
 exit status:
   0  every selector is valid (and, for lint / check --lint, has no warning)
@@ -281,6 +281,8 @@ class TestUsage:
         code, out, _ = run(capsys, "explain", "--help")
         assert code == 0 and "--schema SCHEMA" in out and "--dialect {" + ",".join(sorted(DIALECTS)) + "}" in " ".join(out.split())
         assert out.endswith(EXIT_CODES_TEXT)
+        page = Path(__file__).resolve().parents[2] / "docs" / "guide" / "cli.md"
+        assert EXIT_CODES_TEXT in page.read_text(encoding="utf-8")
 
     def test_version(self, capsys):
         from jms_selector_spark import __version__

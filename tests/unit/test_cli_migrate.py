@@ -13,7 +13,7 @@ from jms_selector_spark.cli.commands import main
 from jms_selector_spark.cli.migrate import read_subscriptions
 from jms_selector_spark.cli.selector_io import InputError
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+MIGRATION_PAGE = Path(__file__).resolve().parents[2] / "docs" / "guide" / "migration.md"
 
 
 def run(capsys, *argv):
@@ -22,10 +22,12 @@ def run(capsys, *argv):
     return code, out, err
 
 
-def test_readme_compare_block_is_real_output(capsys):
-    text = README.read_text(encoding="utf-8")
-    m = re.search(r"^```\n\$ (jms-selector compare-dialects [^\n]*)\n(.*?)^```", text, re.S | re.M)
-    assert m, "README has no compare-dialects block"
+def test_docs_compare_block_is_real_output(capsys):
+    """The migration page's compare-dialects session (tests/test_docs.py runs every console block;
+    this one needs no Spark, so the fast tier checks it too)."""
+    text = MIGRATION_PAGE.read_text(encoding="utf-8")
+    m = re.search(r"^```console\n\$ (jms-selector compare-dialects [^\n]*)\n(.*?)^\$ echo \$\?\n1\n```", text, re.S | re.M)
+    assert m, "docs/guide/migration.md has no compare-dialects session"
     argv = shlex.split(m.group(1))[1:]
     code, out, _ = run(capsys, *argv)
     assert out == m.group(2)

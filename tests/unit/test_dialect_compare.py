@@ -1,6 +1,6 @@
 """compare_dialects and the generated dialect table (pure Python, no Spark).
 
-- the README's dialect table is exactly what `dialect_table` generates from `DIALECTS`;
+- the dialect tables (README, docs/dialects/index.md) are exactly what `dialect_table` generates from `DIALECTS`;
 - for every row and every pair of dialects (built-in and derived) that answer the row's selector
   differently on the row's message, `compare_dialects` finds a witness, and re-evaluating the
   witness confirms it;
@@ -23,6 +23,7 @@ from jms_selector_spark.analysis.dialect_table import BEGIN, END, ROWS, answers,
 from jms_selector_spark.language.dialects import DIALECTS
 
 README = Path(__file__).resolve().parents[2] / "README.md"
+DIALECTS_PAGE = README.parent / "docs" / "dialects" / "index.md"
 
 #: Derived dialects: one rule changed each, so pairs differ in exactly one place.
 DERIVED = (
@@ -36,11 +37,12 @@ ALL = tuple(DIALECTS.values()) + DERIVED
 PAIRS = list(itertools.combinations(ALL, 2))  # a witness for (a, b) is one for (b, a)
 
 
-def test_readme_table_is_the_generated_one():
-    text = README.read_text(encoding="utf-8")
-    assert BEGIN in text and END in text, "README's dialect table markers are missing"
-    assert rewrite(text) == text, ("README's dialect table differs from the generated one: run "
-                                   "python -m jms_selector_spark.analysis.dialect_table --write README.md")
+@pytest.mark.parametrize("path", [README, DIALECTS_PAGE], ids=["README.md", "docs/dialects/index.md"])
+def test_dialect_tables_are_the_generated_one(path):
+    text = path.read_text(encoding="utf-8")
+    assert BEGIN in text and END in text, f"{path.name}'s dialect table markers are missing"
+    assert rewrite(text) == text, (f"{path.name}'s dialect table differs from the generated one: run "
+                                   "make dialect-table")
 
 
 def test_table_has_a_column_per_dialect_and_real_answers():
