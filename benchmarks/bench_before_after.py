@@ -1,4 +1,4 @@
-"""Before/after benchmark (issue #12 "Must hold"): this checkout's package against an older commit's,
+"""Before/after benchmark: this checkout's package against an older commit's,
 in ONE process, ONE SparkSession, interleaved.
 
     python benchmarks/bench_before_after.py                          # before = ce90b23, 2M rows, 5 rounds

@@ -1,4 +1,4 @@
-"""Native path benchmark (issue #3): ``jms_filter(df, selector)`` against the hand-written filter.
+"""Native path benchmark: ``jms_filter(df, selector)`` against the hand-written filter.
 
     python benchmarks/bench_native.py                       # 10M rows, 7 repetitions
     python benchmarks/bench_native.py --rows 200000 --reps 2   # smoke scale

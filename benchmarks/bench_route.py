@@ -1,4 +1,4 @@
-"""Routing benchmark (issue #6): 1,000 subscriptions routed over a 10M-message archive in ONE pass.
+"""Routing benchmark: 1,000 subscriptions routed over a 10M-message archive in ONE pass.
 
     python benchmarks/bench_route.py                         # 10M messages, 1,000 subscriptions
     python benchmarks/bench_route.py --rows 200000 --subs 100 --sample-passes 6 --reps 1   # small
@@ -373,7 +373,7 @@ def parser(prog: str = "bench_route", description: str = "") -> argparse.Argumen
                     help="set spark.sql.codegen.hugeMethodLimit (default: Spark's own, 65535)")
     ap.add_argument("--driver-memory", default="12g")
     ap.add_argument("--matrix", action="store_true",
-                    help="instead: the routing-plan matrix of issue #16 (indexed plan vs today's single-CASE plan, "
+                    help="instead: the routing-plan matrix (indexed plan vs today's single-CASE plan, "
                          "growth, default vs tuned hugeMethodLimit, no access predicates); see `run_matrix`")
     ap.add_argument("--matrix-subs", default="10,30,100,300,1000", help="subscription counts of the matrix")
     ap.add_argument("--baseline-subs", default="100,1000", help="counts at which today's single-CASE plan runs too")
@@ -630,7 +630,7 @@ def summary_lines(res) -> list:
 
 
 # --------------------------------------------------------------------------------------------
-# issue #16: the routing plan (predicate index + JIT-sized code) against today's single CASE
+# the routing plan (predicate index + JIT-sized code) against today's single CASE
 
 _LIMIT = "spark.sql.codegen.hugeMethodLimit"
 

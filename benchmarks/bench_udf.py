@@ -1,4 +1,4 @@
-"""Vectorized (Python UDF) path benchmark (issue #4): ``jms_match`` against native SQL, a hand-written
+"""Vectorized (Python UDF) path benchmark: ``jms_match`` against native SQL, a hand-written
 ``arrow_udf`` and a row-at-a-time ``@udf`` of the same predicate, on the same Parquet table.
 
     python benchmarks/bench_udf.py                                  # 10M rows, 5 rounds

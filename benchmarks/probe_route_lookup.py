@@ -1,4 +1,4 @@
-"""Probe (issue #16, not part of ``make bench``): the templates' index as a constant map
+"""Probe (not part of ``make bench``): the templates' index as a constant map
 (`route_templates.lookup_sql`: ``try_element_at(<MAP<STRING, INT>>, JMSType)``) against the
 broadcast hash join it replaced, as the number of keys grows.
 

@@ -1,4 +1,4 @@
-"""Probe (issue #16, not part of ``make bench``): route's Python-side planning, per phase, at
+"""Probe (not part of ``make bench``): route's Python-side planning, per phase, at
 1,000 / 3,000 / 10,000 subscriptions. No Spark session: only what the driver computes before it
 hands Spark the plan.
 

@@ -1,4 +1,4 @@
-"""Probe (issue #16, not part of ``make bench``): range buckets (`spark.routing.ranges`) on and off, on estates
+"""Probe (not part of ``make bench``): range buckets (`spark.routing.ranges`) on and off, on estates
 of time-window subscriptions (``JMSType = 't' AND JMSTimestamp BETWEEN <start> AND <start + 1, 6
 or 24 h>``), the realistic estate of `bench_route` last (where nothing is split: the same plan).
 

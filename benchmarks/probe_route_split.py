@@ -1,7 +1,7 @@
-"""Probe (issue #16, not part of ``make bench``): route's fallback (Arrow UDF) subscriptions, the
+"""Probe (not part of ``make bench``): route's fallback (Arrow UDF) subscriptions, the
 plan before and after the per-subscription split.
 
-Before (main up to issue #16): every fallback selector evaluated *whole* by the UDF, on the
+Before (until fallback selectors were split): every fallback selector evaluated *whole* by the UDF, on the
 messages that pass the OR of the subscriptions' access predicates (``JMSType = 'car'`` / ``IN``;
 no gate at all when one subscription has none). After (`spark.routing.columns`): each
 subscription's native conjuncts are its own gate, computed by Spark, and the UDF evaluates only the

@@ -1,6 +1,6 @@
 """Binding a selector to a table: each name → a column reference and a JMS type.
 
-This is where the data model of DESIGN.md is decided (the header names and types it uses are
+This is where the data model (the docs' data-model page) is decided (the header names and types it uses are
 `dialects.HEADER_TYPES`; each back end renders the conversions named here, e.g. the SQL text and
 `backends/arrow/columns.py`):
 

@@ -343,14 +343,61 @@ class Compiled:
                 lines.append(f"fallback  {text}\n          -> vectorized Arrow UDF")
         return "\n".join(lines)
 
-    def explain(self) -> str:
+    def explain(self, extended: bool = False) -> str:
         """How `jms_filter` runs the selector (`describe`), and the properties the table cannot
-        hold (`explain_filter`)."""
+        hold (`explain_filter`). ``extended``: every stage's value first, as Spark's
+        ``explain(extended=True)`` prints each plan — the parsed selector, the bound names, the
+        core tree — then the plan."""
         lines = [self.describe()]
         if self.selector.root is not None and self.binding.unknown_properties == "warn":
             for name in unknown_property_refs(self.bound):
                 lines.append(f"warning   {name!r} is not in the table: always NULL (a typo?)")
-        return "\n".join(lines)
+        if not extended:
+            return "\n".join(lines)
+        sel = self.selector
+        stages = ["== Selector ==", f"{sel.canonical() if sel.root is not None else '(empty)'}  [dialect {self.dialect.name}]",
+                  "== Bound ==", *(_ref_line(ref) for ref in self.bound.refs.values()),
+                  "== Core ==", *(core_lines(self.core) if self.core is not None else ["TRUE"]),
+                  "== Plan =="]
+        return "\n".join(stages + lines)
+
+
+def _ref_line(ref) -> str:
+    where = {"missing": "(no column: always NULL)" if ref.default is None else f"(no column: {ref.default!r})",
+             "map": "`" + ref.path[0] + "`[" + repr(ref.path[1]) + "]" if len(ref.path) > 1 else ""}.get(
+        ref.access, ".".join(f"`{p}`" for p in ref.path))
+    conv = f", read as {ref.conversion}" if ref.conversion else ""
+    kind = "header" if ref.header else "property"
+    return f"{ref.name} -> {where} {ref.type.value}{conv} ({kind}, {ref.access})"
+
+
+#: The fields of a core node `core_lines` shows (the others are its operands, its span, and the
+#: decision objects their types stand for).
+_SHOWN = ("op", "name", "value", "type", "types", "pattern", "escape", "negated")
+
+
+def core_lines(root) -> list:
+    """The core tree, one node per line, indented by depth (iterative: 1,000 levels print)."""
+    out, stack = [], [(root, 0)]
+    while stack:
+        node, depth = stack.pop()
+        fields = []
+        for f in _SHOWN:
+            v = getattr(node, f, None)
+            if v is None or (f == "negated" and v is False):
+                continue
+            if f == "types":
+                v = "(" + ", ".join(getattr(t, "value", str(t)) for t in v) + ")"
+            elif f == "op":
+                v = repr(getattr(v, "value", v))
+            elif f == "type":
+                v = getattr(v, "value", v)
+            else:
+                v = repr(v)
+            fields.append(f"{f}={v}")
+        out.append("  " * depth + type(node).__name__ + (" " + " ".join(fields) if fields else ""))
+        stack.extend((k, depth + 1) for k in reversed(n.children(node)))
+    return out
 
 
 def compile_selector(selector, schema=None, *, dialect: "str | Dialect | None" = None, qualifier: tuple = (),

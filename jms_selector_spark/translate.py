@@ -72,7 +72,8 @@ def selector_to_sql(selector, schema=None, *, dialect=None, headers=None, proper
     return compiled.sql()
 
 
-def explain_filter(selector, schema, *, dialect: "str | Dialect | None" = None, **binding) -> str:
+def explain_filter(selector, schema, *, dialect: "str | Dialect | None" = None, extended: bool = False,
+                   **binding) -> str:
     """How `jms_filter` runs ``selector`` on a table of ``schema``: one line per piece.
 
     >>> print(explain_filter("JMSType = 'car' AND SPLIT(s, ',') IS NOT NULL",
@@ -81,5 +82,38 @@ def explain_filter(selector, schema, *, dialect: "str | Dialect | None" = None, 
               -> `JMSType` = decode(X'636172', 'UTF-8')
     fallback  SPLIT(s, ',') IS NOT NULL
               -> vectorized Arrow UDF
+
+    ``extended=True`` prints each stage's value first (`compiler.Compiled.explain`):
+
+    >>> print(explain_filter("JMSType = 'car' AND weight > 2500 AND INLIST(SPLIT(region, '-'), 'EU')",
+    ...                      {"JMSType": "string", "weight": "long", "region": "string"},
+    ...                      dialect="activemq", extended=True))
+    == Selector ==
+    JMSType = 'car' AND weight > 2500 AND INLIST(SPLIT(region, '-'), 'EU')  [dialect activemq]
+    == Bound ==
+    JMSType -> `JMSType` string (header, column)
+    weight -> `weight` long (property, column)
+    region -> `region` string (property, column)
+    == Core ==
+    KleeneAnd
+      Compare op='=' types=(string, string)
+        Identifier name='JMSType'
+        Literal value='car' type=string
+      Compare op='>' types=(long, int)
+        Identifier name='weight'
+        Literal value=2500 type=int
+      Call name='INLIST'
+        Call name='SPLIT'
+          Identifier name='region'
+          Literal value='-' type=string
+        Literal value='EU' type=string
+    == Plan ==
+    native    JMSType = 'car'
+              -> `JMSType` = decode(X'636172', 'UTF-8')
+    native    weight > 2500
+              -> `weight` > 2500
+    fallback  INLIST(SPLIT(region, '-'), 'EU')
+              -> vectorized Arrow UDF
     """
-    return compile_selector(selector, schema, dialect=dialect, collisions="caller", warn=False, **binding).explain()
+    return compile_selector(selector, schema, dialect=dialect, collisions="caller", warn=False,
+                            **binding).explain(extended)

@@ -3,7 +3,7 @@
     python tools/probe_activemq.py            # rewrites docs/dialects/activemq-measured.md
     python tools/probe_activemq.py --stdout   # prints the document instead
 
-Every case below goes to the oracle (``../shared/oracle/activemq/run``) in ONE run; the tables in
+Every case below goes to the oracle (the harness of tests/support/oracle.py) in ONE run; the tables in
 the document are exactly its verdicts. The summary and per-topic notes (``SUMMARY``, ``NOTES``)
 are hand-written from those verdicts: re-read them if a regenerated table changes.
 """

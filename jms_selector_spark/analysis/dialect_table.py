@@ -88,7 +88,7 @@ ROWS = (
     Row("header `JMSDestination`", "JMSDestination = 'queue://orders'", _m({"JMSDestination": "queue://orders"})),
     Row("header `JMSDeliveryMode` as a string", "JMSDeliveryMode = 'PERSISTENT'", _m({"JMSDeliveryMode": "PERSISTENT"})),
     Row("functions (`INLIST`, `SPLIT`…)", "INLIST(SPLIT(s, ','), 'b')", _m(s="a,b")),
-    # issue #13: IBM MQ, MQe, WSO2, Solace
+    # IBM MQ, MQe, WSO2, Solace
     Row("all-zero message id (IBM MQ's wildcard)", "JMSMessageID = 'ID:" + "0" * 48 + "'",
         _m({"JMSMessageID": "ID:414D51207061756C745639314C545320C57C1A5F25ECE602"})),
     Row("a selector FALSE for every message", "1 = 2"),
@@ -99,7 +99,7 @@ ROWS = (
     Row("AND/OR with UNKNOWN (Kleene?)", "NOT (missing > 1 OR FALSE)"),
     Row("trailing text after a selector", "ShortMsgID=32,767", _m(ShortMsgID=(32, "short"))),
     Row("Solace alias `sn` for SequenceNo", "sn = 5", _m({"SequenceNo": 5})),
-    # issue #14: Artemis, Qpid, RabbitMQ
+    # Artemis, Qpid, RabbitMQ
     Row("quoted identifier", '"a.test" = \'v\'', _m(**{"a.test": "v"})),
     Row("chained predicates", "a = b = TRUE", _m(a=1, b=1)),
     Row("Artemis header name `AMQPriority`", "AMQPriority = 3", _m({"JMSPriority": 3})),
@@ -108,7 +108,7 @@ ROWS = (
     Row("an expression as the whole selector", "+n", _m(n=5)),
     Row("dotted identifier", "p.q", _m(**{"p.q": True})),
     Row("ordering two booleans", "t > f", _m(t=True, f=False)),
-    # issue #14: Qpid C++
+    # Qpid C++
     Row("binary literal with `_`", "n = 0b1_0", _m(n=2)),
     Row("hex float literal, `f` suffix", "d = 0x8p-3 AND d = 1.0f", _m(d=1.0)),
     Row("hex literal whose digits start with 0", "n = 0x0F", _m(n=15)),

@@ -14,7 +14,7 @@ same caret as errors::
                               ^^
 
 The checks are small functions over one `_Context` (`CHECKS`); a later check, such as a target
-broker's rules (issue 13), is one more function appended there. Without a schema only the
+broker's rules, is one more function appended there. Without a schema only the
 selector's text and tree are looked at; with one (a Spark StructType or ``{column: type}``) the
 selector is bound as `jms_filter` would bind it, and the checks also see where each name lives:
 
@@ -309,7 +309,7 @@ def _check_length(ctx: _Context):
 
 
 #: The checks, in order; each takes a `_Context` and yields `LintWarning`s. The target brokers'
-#: checks are in `lint_ibm` (issue #13: IBM MQ, MQe) and `lint_wso2_solace` (WSO2, Solace, byte limits).
+#: checks are in `lint_ibm` (IBM MQ, MQe) and `lint_wso2_solace` (WSO2, Solace, byte limits).
 CHECKS = (_check_double_minus, _check_header_vs_property, _check_string_numeric, _check_missing,
           _check_shadowed_column, _check_decimal_range, _check_length) + IBM_CHECKS + _TARGET_CHECKS
 

@@ -1,4 +1,4 @@
-"""Lint checks for the IBM targets (`ibmmq`, `mqe`; issue #13), appended to `lint.CHECKS`.
+"""Lint checks for the IBM targets (`ibmmq`, `mqe`), appended to `lint.CHECKS`.
 
 Each is legal on the target but surprising there, or evaluated differently by the other common
 dialects (``jms``, ``activemq``):

@@ -1,4 +1,4 @@
-"""`lint` checks for the target brokers of issue 13: WSO2 (andes) and Solace, and the byte limits.
+"""`lint` checks for WSO2 (andes) and Solace, and the brokers' byte limits.
 
 Each check takes lint's context (the parsed selector, its parents, and with a schema its binding)
 and yields warnings; `lint.CHECKS` runs them after its own. The rules come from

@@ -432,7 +432,7 @@ def build_parser() -> argparse.ArgumentParser:
     plan.add_argument("--schema", type=schema_arg, metavar="NAME:TYPE,...",
                       help="flat column types; without it, guessed from use")
     plan.set_defaults(run=_cmd_route_plan, command_parser=plan)
-    from .migrate import add_commands  # compare-dialects, migration-report (issue #14)
+    from .migrate import add_commands  # compare-dialects, migration-report
     add_commands(sub)
     return parser
 

@@ -1,6 +1,6 @@
 """The message data model: which headers exist, their JMS types, and how JMSDeliveryMode reads.
 
-One place for what a message *is* (DESIGN.md, "Data model"); `dialects` says which of these
+One place for what a message *is* (the docs' data-model page); `dialects` says which of these
 headers each broker lets a selector name, and the binder maps them onto columns.
 """
 from __future__ import annotations

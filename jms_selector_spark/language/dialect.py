@@ -259,7 +259,7 @@ class Dialect:
     jdk: int = 17
     string_conversion_prefix: bool = False
     convert_string_expressions: bool = False
-    # -- issue #14: artemis, qpid, qpid-jms, qpid-cpp, rabbitmq --------------------------------
+    # -- the brokers judged against their own test suites: artemis, qpid, qpid-jms, qpid-cpp, rabbitmq --
     quoted_identifiers: bool = False
     chained_comparisons: bool = False
     bang_equals: bool = False
@@ -276,20 +276,20 @@ class Dialect:
     non_boolean_condition_unknown: bool = False
     like_escape_one_byte: bool = False
     rabbitmq_client_grammar: bool = False
-    # -- ibmmq / mqe (issue #13, seed-ibm) --
+    # -- ibmmq / mqe --
     zero_id_wildcard: bool = False
     reject_constant_false: bool = False
     operators: "frozenset | None" = None
     header_typed_literals: bool = False
     delivery_mode_int: bool = False
-    # -- wso2 / solace (issue #13, seed-ws) --
+    # -- wso2 / solace --
     logic: str = "kleene"
     require_eof: bool = True
     blank_selector_invalid: bool = False
     header_overrides: Mapping[str, object] = field(default_factory=lambda: MappingProxyType({}))
     null_header_defaults: Mapping[str, object] = field(default_factory=lambda: MappingProxyType({}))
     alias_only_headers: frozenset = frozenset()
-    # -- qpid-cpp (issue #14, engineer cpp) --
+    # -- qpid-cpp --
     cpp_literals: bool = False
     in_expressions: bool = False
     cpp_like_escape: bool = False

@@ -54,7 +54,7 @@ ACTIVEMQ = Dialect(
     string_conversion_prefix=True,
 )
 
-# -- issue #14: the brokers whose selector test suites tests/conformance/other-brokers.jsonl carries --
+# -- the brokers whose selector test suites tests/conformance/other-brokers.jsonl carries --
 _AMQ_FAMILY = dict(functions=frozenset(), string_conversion_prefix=False, quoted_identifiers=True)
 
 ARTEMIS = ACTIVEMQ.derive(
@@ -108,7 +108,7 @@ QPID_CPP = JMS.derive(
     header_overrides=MappingProxyType({"JMSRedelivered": True}),  # Selector.cpp: "delivery count >= 0"
     null_header_defaults=MappingProxyType({"JMSExpiration": 0}))  # "Java property has value of 0"
 
-# -- ibmmq / mqe (issue #13, seed-ibm): DIALECTS.md §1 and §2 --
+# -- ibmmq / mqe: docs/dialects/ibm-mq.md --
 IBMMQ = JMS.derive(
     name="ibmmq",
     max_length=10240,
@@ -127,7 +127,7 @@ MQE = JMS.derive(
     headers=JMS_HEADERS | {"JMSExpiration"},
 )
 
-# -- wso2 / solace (issue 13; ../shared/DIALECTS.md §3, §4) --
+# -- wso2 / solace: docs/dialects/wso2.md, docs/dialects/solace.md --
 
 #: WSO2 Message Broker 3.x: andes' selector, ActiveMQ r450141 (2006) as Qpid Java 0.1x copied it.
 WSO2 = ACTIVEMQ.derive(

@@ -197,7 +197,7 @@ CORE_TYPES = (n.Literal, n.Identifier, n.Not, KleeneAnd, KleeneOr, LeftFirstAnd,
               UnlikeTypes, Compute, Negate, Plus, TwoValuedBetween, InsideBetween, OutsideBetween, InStrings, LikeString, n.IsNull, Call)
 
 
-# -- static types: what a core node's own fields say its type is (issue #12) ----------------------
+# -- static types: what a core node's own fields say its type is ---------------------------------
 
 #: The core nodes whose value is a truth value (TRUE, FALSE or UNKNOWN): their type is BOOLEAN.
 PREDICATES = frozenset((Compare, UnlikeTypes, InStrings, LikeString, n.IsNull, n.Not, KleeneAnd, KleeneOr,

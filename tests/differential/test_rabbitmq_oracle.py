@@ -8,7 +8,7 @@ anything else (FALSE, ``undefined``, a non-boolean value, the evaluator raising)
 Part one pins the engine's answers to the rules the dialect was fixed by. Part two judges the
 project's generator (`gen.CaseGenerator`: NULLs, unlike types, numeric extremes, LIKE escapes)
 in one oracle run, at least ``JMS_RABBITMQ_ORACLE_CASES`` (5,000) judged cases; every case must
-agree, except in the documented differences (docs/dialects-rabbitmq-engine.md), each recognised
+agree, except in the documented differences (docs/dialects/rabbitmq-engine.md), each recognised
 here by its own test of the case, independent of the dialect:
 
 - ``raise-masked``: the engine raised (LIKE on a number, arithmetic on a string…), which drops

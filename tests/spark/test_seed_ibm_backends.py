@@ -1,6 +1,6 @@
 """The `ibmmq` and `mqe` dialects (issue #13) through every back end, against the reference.
 
-- the corpus ``tests/conformance/seed-ibm.jsonl`` (every rule of DIALECTS.md §1–2, three-valued):
+- the corpus ``tests/conformance/seed-ibm.jsonl`` (every rule of docs/dialects/ibm-mq.md, three-valued):
   the reference interpreter runs it in tests/conformance/test_conformance.py; here the native
   Spark SQL (flat and struct layouts, and MAP<STRING, STRING> with the values as text; ANSI on and
   off) and the vectorized evaluator (`match_batch`

@@ -37,7 +37,7 @@ def _fields_read() -> list:
     (``header_for`` reads ``header_aliases``)."""
     fields = {f.name for f in dataclasses.fields(Dialect)} - {"name"}
     methods = {name: fn for name, fn in vars(Dialect).items() if callable(fn) and not name.startswith("__")}
-    source = ast.parse((_PACKAGE / "language" / "dialects.py").read_text(encoding="utf-8"))
+    source = ast.parse((_PACKAGE / "language" / "dialect.py").read_text(encoding="utf-8"))
     bodies = {node.name: node for node in ast.walk(source) if isinstance(node, ast.FunctionDef) and node.name in methods}
     read = set()
     for rel in _DECIDING:

@@ -1,4 +1,4 @@
-"""Binding selectors to table schemas: the data model of DESIGN.md, without a JVM."""
+"""Binding selectors to table schemas: the data model (docs: guide/data-model.md), without a JVM."""
 import pickle
 
 import pytest

@@ -6,7 +6,7 @@ form) and with one static type per column (the ``(JmsType, array)`` form, plain,
 and large_string). Every (selector, row) result of `evaluate_batch` must equal
 `jms_selector_spark.evaluate` on that row: TRUE, FALSE and UNKNOWN (None) are all distinguished.
 Edge cases (limits, NaN, -0.0, unicode, LIKE escapes, ActiveMQ functions) are differential too,
-plus a few rules pinned from DESIGN.md and a timing guard for pathological LIKE patterns.
+plus a few rules pinned from the docs and a CPU-time guard for pathological LIKE patterns.
 """
 from __future__ import annotations
 
@@ -388,7 +388,7 @@ def test_lone_surrogates_in_literals(dialect):
     check_all(sels, cols, rows)
 
 
-# -- rules pinned from DESIGN.md (the interpreter must agree, and it is checked above) ------------
+# -- rules pinned from the docs (the interpreter must agree, and it is checked above) ------------
 
 @pytest.mark.parametrize("text, dialect, expected", [
     ("i + i < 0 AND i > 0", "jms", [True, False, False, False, False, None, False, False, False]),  # int wraps

@@ -1,7 +1,7 @@
 """Regenerate activemq-convert.jsonl: ActiveMQ's `convert_string_expressions:` prefix, judged by the
-real engine (../shared/oracle/activemq) in a run of its own.
+real engine (the oracle harness, tests/support/oracle.py) in a run of its own.
 
-    JMS_ORACLE_RUN=../shared/oracle/activemq/run python tools/conformance/make_activemq_convert.py
+    python tools/conformance/make_activemq_convert.py   # JMS_ORACLE_RUN: another oracle run script
 
 ActiveMQ caches parsed selectors by their text *without* the prefix, so after
 ``convert_string_expressions:s = 1`` a plain ``s = 1`` in the same run answers as if prefixed:

@@ -1,7 +1,7 @@
-"""Regenerate activemq-quirks.jsonl: the corners of issue #18 where ActiveMQ 5.17 departs from
-the JMS text, with verdicts from the real engine (../shared/oracle/activemq).
+"""Regenerate activemq-quirks.jsonl: the corners where ActiveMQ 5.17 departs from
+the JMS text, with verdicts from the real ActiveMQ engine (the oracle harness, tests/support/oracle.py).
 
-    JMS_ORACLE_RUN=../shared/oracle/activemq/run python tools/conformance/make_activemq_quirks.py
+    python tools/conformance/make_activemq_quirks.py   # JMS_ORACLE_RUN: another oracle run script
 
 - LIKE with an escape character outside U+0010..U+00FF escaping itself (ActiveMQ writes
   ``\\x`` + ``Integer.toHexString(c)`` into a Java regex);

@@ -1,9 +1,9 @@
 """Regenerate constructs.jsonl: hand-written cases with hand-checked `jms` expectations; the
-`activemq` column is filled in by the real ActiveMQ engine (../shared/oracle/activemq).
+`activemq` column is filled in by the real ActiveMQ engine (the oracle harness, tests/support/oracle.py).
 
     python tools/conformance/make_constructs.py      # needs libactivemq-java and a JDK
 
-`jms` is what the JMS specification text says (DESIGN.md, dialect table): T/F/None = TRUE, FALSE,
+`jms` is what the JMS specification text says (docs/dialects/jms.md): T/F/None = TRUE, FALSE,
 UNKNOWN; "invalid" = rejected when parsed.
 """
 import json

@@ -6,11 +6,11 @@ Every case is what one test of another project asserts (`expect`: true/false = d
 null = asserted UNKNOWN, "invalid" = rejected, "valid" = only accepted), with the message that
 test builds (types as the test sets them: setIntProperty -> int, Erlang integers -> long, ...).
 
-- `activemq`: the verdict of the real ActiveMQ 5.17 engine (../shared/oracle/activemq), written
+- `activemq`: the verdict of the real ActiveMQ 5.17 engine (the oracle harness, tests/support/oracle.py), written
   only where our `activemq` dialect must equal it; where ActiveMQ threw, timed out, or hit one of
   the README's deliberate differences (empty selector, literal beyond the long range) the raw
   verdict is kept as `activemq_oracle` instead.
-- `jms`: only where the JMS specification text (DESIGN.md's `jms` column) is clear; left out where
+- `jms`: only where the JMS specification text (docs/dialects/jms.md) is clear; left out where
   the spec is silent or brokers genuinely differ. For a suite's `false` (not delivered) the jms
   value is the three-valued one (FALSE or UNKNOWN).
 - `note`: why a case has no `jms` field, or what is special about it.

@@ -1,9 +1,9 @@
-"""Regenerate seed-ibm.jsonl: the `ibmmq` and `mqe` rules of ../shared/DIALECTS.md §1–2.
+"""Regenerate seed-ibm.jsonl: the `ibmmq` and `mqe` rules of docs/dialects/ibm-mq.md.
 
     python tools/conformance/make_seed_ibm.py
 
-Every expectation below is written by hand from the rule it cites (`source`: the DIALECTS.md
-section and the seed), three-valued: true, false, null (UNKNOWN) or "invalid". Each rule is run
+Every expectation below is written by hand from the rule it cites (`source`: the docs page's
+rule and the vendor document it comes from), three-valued: true, false, null (UNKNOWN) or "invalid". Each rule is run
 over several messages (the header/property present, absent, of another type) so that TRUE,
 FALSE and UNKNOWN are all seen. `jms` is given where the JMS text is clear, so each case also
 shows how far the broker is from plain JMS. Nothing here is computed by the library.
@@ -16,7 +16,7 @@ T, F, U, INV = True, False, None, "invalid"
 Z = "ID:" + "0" * 48
 REAL_ID = "ID:414D51207061756C745639314C545320C57C1A5F25ECE602"
 REAL_CORREL = "ID:414D51207061756C745639314C545320846E5B5F25B1CC02"
-S1, S2, S2_MQE = "DIALECTS.md §1 ibmmq", "DIALECTS.md §2 mqe", "DIALECTS.md §2 mqe"
+S1, S2, S2_MQE = "docs/dialects/ibm-mq.md (ibmmq)", "docs/dialects/ibm-mq.md (mqe)", "docs/dialects/ibm-mq.md (mqe)"
 SEED0, SEED2 = "seed 000_3a3168903f8e52c6.txt", "seed 002_fad428c89c6234b5.txt"
 
 CASES = []

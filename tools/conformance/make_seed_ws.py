@@ -1,7 +1,7 @@
-"""Write ``seed-ws.jsonl``: the ``wso2`` and ``solace`` rules of ../shared/DIALECTS.md §3–4, one
+"""Write ``seed-ws.jsonl``: the ``wso2`` and ``solace`` rules of docs/dialects/wso2.md and solace.md, one
 case (or a few) per rule, three-valued, each with its source.
 
-The expectations are written here by hand from DIALECTS.md (WSO2: measured on andes' own selector
+The expectations are written here by hand from those pages' rules (WSO2: measured on andes' own selector
 code; Solace: the seed and Solace's pages), not computed by this project: ``python
 tools/conformance/make_seed_ws.py`` regenerates the file, `test_conformance.py` (reference),
 `tests/unit/test_seed_ws.py` (vectorized) and `tests/spark/test_seed_ws_spark.py` (SQL, every layout,
@@ -16,8 +16,8 @@ import json
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parents[2] / "tests" / "conformance"  # where the corpora live
-D3 = "DIALECTS.md §3 (wso2) "
-D4 = "DIALECTS.md §4 (solace) "
+D3 = "docs/dialects/wso2.md "
+D4 = "docs/dialects/solace.md "
 EQ = D3 + "'= with NULL': wso2/andes ComparisonExpression.EqualExpression (measured)"
 LOGIC = D3 + "'AND/OR': wso2/andes LogicExpression (measured)"
 EOF_ = D3 + "'no EOF': SelectorParser.jj has no <EOF> (measured)"
