@@ -29,6 +29,7 @@ def _java_missing() -> "str | None":
     return None
 
 
+@pytest.hookimpl(trylast=True)  # after pytest's own reordering (by the session-scoped `dialect`)
 def pytest_collection_modifyitems(config, items):
     """Two kinds of (test, dialect) pairs are deselected (pytest's summary counts them), not skipped:
 
@@ -61,7 +62,37 @@ def pytest_collection_modifyitems(config, items):
          else keep).append(item)
     if dropped:
         config.hook.pytest_deselected(items=dropped)
-        items[:] = keep
+    # the pure-Python tests first (while the background runs use the other core), then the Spark
+    # tests, then the tests that check a background run (`background`); a stable sort
+    items[:] = sorted(keep, key=_phase)
+
+
+def _phase(item) -> int:
+    if hasattr(getattr(item, "module", None), "start_background"):
+        return 2
+    return 1 if item.get_closest_marker("spark") else 0
+
+
+@pytest.fixture(scope="session")
+def background():
+    """The session's `background.Background` (runs started by the modules' ``start_background``)."""
+    from background import Background
+
+    runs = Background()
+    yield runs
+    runs.shutdown()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _start_background(request, background, tmp_path_factory):
+    """Before the first test: each selected module's background runs (`background`)."""
+    modules: dict = {}
+    for item in request.session.items:
+        start = getattr(getattr(item, "module", None), "start_background", None)
+        if start is not None:
+            modules.setdefault(item.module, []).append(item)
+    for module, items in modules.items():
+        module.start_background(background, tmp_path_factory, items)
 
 
 def _from_the_dialect_fixture(item) -> bool:

@@ -49,17 +49,29 @@ def _unavailable() -> "str | None":
     return None
 
 
-def test_route_agrees_with_a_real_activemq_broker(tmp_path):
-    reason = _unavailable()
-    if reason:
-        pytest.skip(reason)
+def _harness(work: Path):
+    """(the harness's process, its seconds): one bounded run into ``work``."""
     venv = Path(sys.prefix)  # this checkout's virtualenv: the harness reuses it
     env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
     t0 = time.time()
-    proc = subprocess.run([str(RUN), str(ROOT), "--work", str(tmp_path), "--venv", str(venv),
+    proc = subprocess.run([str(RUN), str(ROOT), "--work", str(work), "--venv", str(venv),
                            "--messages", str(MESSAGES), "--no-oracle", "--timeout-s", "60"],
                           capture_output=True, text=True, timeout=600, env=env)
-    elapsed = time.time() - t0
+    return proc, time.time() - t0
+
+
+def start_background(background, tmp_path_factory, items):
+    """The harness, started with the session (`background`) when it can run."""
+    if _unavailable() is None:
+        background.submit(("broker-e2e",), _harness, background.folder(("broker-e2e",), tmp_path_factory))
+
+
+def test_route_agrees_with_a_real_activemq_broker(background, tmp_path_factory):
+    reason = _unavailable()
+    if reason:
+        pytest.skip(reason)
+    tmp_path = background.folder(("broker-e2e",), tmp_path_factory)
+    proc, elapsed = background.result(("broker-e2e",), _harness, tmp_path)
     tail = "\n".join((proc.stdout + proc.stderr).splitlines()[-25:])
     assert proc.returncode == 0, f"broker-e2e exit {proc.returncode} after {elapsed:.0f} s; see {tmp_path}/report.md\n{tail}"
     report = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))

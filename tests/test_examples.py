@@ -4,9 +4,10 @@ Each example runs in its own process, as a user runs it (``python examples/<name
 temporary working folder, and must exit 0 and print its key lines; where an example writes
 Parquet, what it wrote is checked against the reference interpreter `evaluate` (read back with
 pyarrow, no Spark). The Spark examples each start their own local Spark; to keep the suite fast
-they are launched together, at most ``PARALLEL`` at a time, when the first one is needed, and
-their JVMs run with ``JAVA_TOOL_OPTIONS=-XX:TieredStopAtLevel=1`` (no C2 compiler: for these
-short-lived JVMs it costs more than it saves; measured on 2 cores: example 04 in 12 s, not 24 s).
+they run in the session's background runs (`background`: started before the first test, while the
+pure-Python tests run), and their JVMs run with ``JAVA_TOOL_OPTIONS=-XX:TieredStopAtLevel=1`` (no
+C2 compiler: for these short-lived JVMs it costs more than it saves; measured on 2 cores: example
+04 in 12 s, not 24 s).
 """
 from __future__ import annotations
 
@@ -15,7 +16,6 @@ import os
 import re
 import subprocess
 import sys
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -24,7 +24,6 @@ import jms_selector_spark as jss
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
-PARALLEL = 3
 TIMEOUT = 420
 FAST_JVM = "-XX:TieredStopAtLevel=1"
 
@@ -63,18 +62,18 @@ def _run(name, tmp: Path) -> subprocess.CompletedProcess:
                           capture_output=True, text=True, timeout=TIMEOUT)
 
 
-@pytest.fixture(scope="module")
-def runs(request, tmp_path_factory):
-    """Start every selected example at once (PARALLEL at a time); name → (future, its tmp folder)."""
-    selected = {item.callspec.params["name"] for item in request.session.items
-                if item.module is request.module and hasattr(item, "callspec") and "name" in item.callspec.params}
-    pool = ThreadPoolExecutor(max_workers=PARALLEL)
-    started = {}
-    for name in sorted(selected, key=lambda n: n != "route_demo.py"):  # the longest first
-        tmp = tmp_path_factory.mktemp(name.replace(".py", ""))
-        started[name] = (pool.submit(_run, name, tmp), tmp)
-    yield started
-    pool.shutdown(wait=True)
+def start_background(background, tmp_path_factory, items):
+    """Every selected example, started at once in the session's background runs (the longest
+    first): a test then waits for its own."""
+    names = {item.callspec.params["name"] for item in items if hasattr(item, "callspec") and "name" in item.callspec.params}
+    for name in sorted(names, key=lambda n: n != "route_demo.py"):
+        _submit(background, tmp_path_factory, name)
+
+
+def _submit(background, tmp_path_factory, name):
+    key = ("example", name)
+    tmp = background.folder(key, tmp_path_factory)
+    return background.submit(key, _run, name, tmp), tmp
 
 
 def _params():
@@ -83,10 +82,10 @@ def _params():
 
 
 @pytest.mark.parametrize("name", _params())
-def test_example(name, runs, request):
+def test_example(name, background, tmp_path_factory, request):
     if RUNS[name][0]:
         request.getfixturevalue("spark")  # skips cleanly (with the reason) when there is no JVM
-    future, tmp = runs[name]
+    future, tmp = _submit(background, tmp_path_factory, name)
     proc = future.result()
     assert proc.returncode == 0, f"{name} exited {proc.returncode}\n{proc.stdout}\n{proc.stderr[-4000:]}"
     CHECKS[name](proc.stdout, proc.stderr, tmp / "out")

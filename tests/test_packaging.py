@@ -41,15 +41,40 @@ def _version() -> str:
     return namespace["__version__"]
 
 
-@pytest.fixture(scope="module")
-def dist(tmp_path_factory) -> Path:
-    """``make dist`` into a temporary folder: the wheel, the sdist and the zip."""
-    make = shutil.which("make")
-    if make is None or not VENV_PY.exists():
-        pytest.skip("needs make and the project's .venv (make setup)")
-    out = tmp_path_factory.mktemp("dist")
-    proc = subprocess.run([make, "-C", str(ROOT), "-o", ".venv/.installed", "dist", f"DIST={out}"],
+def _can_make() -> bool:
+    return shutil.which("make") is not None and VENV_PY.exists()
+
+
+def _make_dist(out: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([shutil.which("make"), "-C", str(ROOT), "-o", ".venv/.installed", "dist", f"DIST={out}"],
                           capture_output=True, text=True, timeout=600)
+
+
+def _dist_then_submit(background, tmp_path_factory):
+    """``make dist``, then the spark-submit job on its zip (one background run)."""
+    out = background.folder(("dist",), tmp_path_factory)
+    made = background.result(("dist",), _make_dist, out)
+    if made.returncode != 0:
+        return None
+    return _submit_job(out, background.folder(("spark-submit",), tmp_path_factory))
+
+
+def start_background(background, tmp_path_factory, items):
+    """``make dist`` and, when its test is selected, the spark-submit job (`background`)."""
+    if not _can_make():
+        return
+    background.submit(("dist",), _make_dist, background.folder(("dist",), tmp_path_factory))
+    if any(item.name == "test_spark_submit_py_files_on_local_cluster" for item in items):
+        background.submit(("spark-submit",), _dist_then_submit, background, tmp_path_factory)
+
+
+@pytest.fixture(scope="module")
+def dist(background, tmp_path_factory) -> Path:
+    """``make dist`` into a temporary folder: the wheel, the sdist and the zip."""
+    if not _can_make():
+        pytest.skip("needs make and the project's .venv (make setup)")
+    out = background.folder(("dist",), tmp_path_factory)
+    proc = background.result(("dist",), _make_dist, out)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     names = sorted(p.name for p in out.iterdir())
     v = _version()
@@ -145,12 +170,9 @@ def _python_without_the_package(tmp_path: Path) -> Path:
     return python
 
 
-@pytest.mark.spark
-@pytest.mark.slow
-def test_spark_submit_py_files_on_local_cluster(dist, tmp_path):
-    """``spark-submit --master 'local-cluster[2,1,1024]' --py-files <zip>`` (runs from pip's
-    pyspark: a standalone master and two workers in separate JVMs, each executor with its own
-    Python workers), driver and workers on a Python without the package, from a temporary cwd."""
+def _submit_job(dist: Path, tmp_path: Path) -> dict:
+    """Run examples/05 with spark-submit on the zip of ``dist`` (see the test); the process and
+    the folders the test checks."""
     import pyspark
 
     python = _python_without_the_package(tmp_path)
@@ -177,6 +199,20 @@ def test_spark_submit_py_files_on_local_cluster(dist, tmp_path):
            str(ROOT / "examples" / "05_spark_submit_job.py"), "--rows", "3000", "--out", str(out)]
     started = time.time()
     proc = subprocess.run(cmd, cwd=run_dir, env=env, capture_output=True, text=True, timeout=420)
+    return {"proc": proc, "started": started, "spark_home": spark_home, "pyspark_home": pyspark_home, "zf": zf,
+            "run_dir": run_dir, "out": out}
+
+
+@pytest.mark.spark
+@pytest.mark.slow
+def test_spark_submit_py_files_on_local_cluster(dist, background, tmp_path_factory):
+    """``spark-submit --master 'local-cluster[2,1,1024]' --py-files <zip>`` (runs from pip's
+    pyspark: a standalone master and two workers in separate JVMs, each executor with its own
+    Python workers), driver and workers on a Python without the package, from a temporary cwd."""
+    job = background.result(("spark-submit",), _dist_then_submit, background, tmp_path_factory)
+    assert job is not None, "make dist failed"
+    proc, started, spark_home, pyspark_home, zf, run_dir, out = (
+        job[k] for k in ("proc", "started", "spark_home", "pyspark_home", "zf", "run_dir", "out"))
     print(proc.stdout)  # shown with pytest -s / on failure: the executors' __file__ lines
     assert proc.returncode == 0, proc.stdout + proc.stderr[-4000:]
     lines = proc.stdout.splitlines()
@@ -196,7 +232,6 @@ def test_spark_submit_py_files_on_local_cluster(dist, tmp_path):
                                                for p in run_dir.iterdir())
 
 
-@pytest.mark.slow
 @pytest.mark.slow
 def test_wheel_in_a_fresh_virtualenv_runs_example_01(dist, tmp_path):
     """A new venv from the base interpreter, ``pip install <wheel>`` (ply comes from the package

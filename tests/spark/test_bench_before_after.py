@@ -47,7 +47,7 @@ def test_compile_section_compares_two_packages(spark, tmp_path):
 
 def test_native_section_pairs_rounds_and_repeats_short_queries(spark, tmp_path):
     bench, results = _run(spark, ["--rows", "2000", "--only", "native", "--reps", "2", "--warmup", "0",
-                                  "--min-time", "0.3", "--data-dir", str(tmp_path)])
+                                  "--min-time", "0.05", "--data-dir", str(tmp_path)])
     for r in results["native"]:
         # how many runs a sample takes depends on the machine's load (tests/unit/test_bench_timing.py checks the count)
         assert r["same_sql"] and r["runs_per_sample"] >= 1, r["name"]

@@ -89,24 +89,24 @@ def _load(name):
 def udf_run(spark, tmp_path_factory):
     tmp = tmp_path_factory.mktemp("bench_udf")
     results = _load("bench_udf").main(
-        ["--rows", "20000", "--reps", "1", "--xjoin-rows", "3000", "--xjoin-reps", "1", "--subs", "12",
+        ["--rows", "6000", "--reps", "1", "--xjoin-rows", "3000", "--xjoin-reps", "1", "--subs", "12",
          "--invalid", "2", "--batch-reps", "2", "--data-dir", str(tmp)], spark=spark)
     return tmp, results
 
 
 def test_udf_bench_counts_agree_between_all_paths(udf_run):
     tmp, results = udf_run
-    assert results["rows_total"] == 20_000
+    assert results["rows_total"] == 6_000
     assert [s["label"] for s in results["selectors"]] == ["simple", "complex"]
     for s in results["selectors"]:
         counts = {k: i["rows_out"] for k, i in s["inspect"].items()}
         assert set(counts) == {"native", "register_selector", "jms_match_api", "jms_match_sql", "fallback_udf",
                                "fallback_sql", "arrow_udf", "arrow_udf_struct", "row_udf", "row_udf_pickled"}
-        assert len(set(counts.values())) == 1 and 0 < s["rows_matched"] < 20_000, (s["label"], counts)
+        assert len(set(counts.values())) == 1 and 0 < s["rows_matched"] < 6_000, (s["label"], counts)
         # only the Python variants send rows to Python, and every row
         native = {"native", "register_selector"}
         assert all(s["inspect"][k]["rows_to_python"] == 0 for k in native)
-        assert all(i["rows_to_python"] == 20_000 for k, i in s["inspect"].items() if k not in native), s["inspect"]
+        assert all(i["rows_to_python"] == 6_000 for k, i in s["inspect"].items() if k not in native), s["inspect"]
         for k, f in s["variants"].items():
             assert len(f["times_s"]) == 1 and f["median_s"] > 0, k
         r = s["ratios"]["jms_match_api_vs_arrow_udf"]
@@ -121,8 +121,8 @@ def test_udf_bench_hybrid_sends_only_the_survivors_of_the_native_part(udf_run):
     assert h["hybrid_sql_function"]["rows_to_python"] == h["hybrid_jms_filter"]["rows_to_python"]
     # the native conjuncts are pushed down and the UDF sees only the rows that pass them
     assert "EqualTo(JMSType,car)" in h["hybrid_jms_filter"]["pushed_filters"][0]
-    assert h["hybrid_jms_filter"]["rows_to_python"] == h["native_part_only"]["rows_out"] < 20_000 / 5
-    assert h["jms_match_whole"]["rows_to_python"] == 20_000
+    assert h["hybrid_jms_filter"]["rows_to_python"] == h["native_part_only"]["rows_out"] < 6_000 / 5
+    assert h["jms_match_whole"]["rows_to_python"] == 6_000
 
 
 def test_udf_bench_cross_join_equals_route_and_match_batch_shapes(udf_run):

@@ -2,7 +2,7 @@
 ``jms_selector_error``, VARIANT properties, subscriptions × messages, and hybrid ``jms_filter``.
 
 Every expectation is `evaluate` (the reference interpreter) on the same message. Cases are
-batched: one DataFrame per property-type signature, one generated selector per row.
+batched: one DataFrame per dialect and setting, one generated selector per row.
 """
 from __future__ import annotations
 
@@ -52,30 +52,60 @@ def _batch(gen, rng, dialect):
     return ddl, rows, cases
 
 
+def _one_table(batches):
+    """All the signatures' rows in one table: a column per (name, type) used, ``sig`` the row's
+    signature, ``i`` its case; each signature's struct reads its own columns under the plain names."""
+    cols = sorted({(k, t) for ddl, _, _ in batches for k, t in _types_of(ddl).items()})
+    ddl = ("sig int, i int, " + HEADER_DDL + ", " + ", ".join(f"{k}__{t} {SPARK_TYPE[t]}" for k, t in cols)
+           + ", selector string")
+    rows = []
+    for sig, (bddl, brows, _) in enumerate(batches):
+        types = _types_of(bddl)
+        for i, r in enumerate(brows):
+            heads, props, sel = r[:len(HEADER_NAMES)], dict(zip(NAMES, r[len(HEADER_NAMES):-1])), r[-1]
+            rows.append((sig, i) + heads + tuple(props[k] if types[k] == t else None for k, t in cols) + (sel,))
+    structs = [", ".join([f"`{h}`" for h in HEADER_NAMES] + [f"{k}__{t} AS {k}" for k, t in _types_of(bddl).items()])
+               for bddl, _, _ in batches]
+    return ddl, rows, structs
+
+
+def _types_of(ddl: str) -> dict:
+    """{property: JMS type} of a signature's DDL (`_batch`)."""
+    spark_to_jms = {v: k for k, v in SPARK_TYPE.items()}
+    parts = [p.split() for p in ddl.split(", ")]
+    return {name: spark_to_jms[t] for name, t in parts if name in NAMES}
+
+
 def test_jms_match_per_row_selectors_equal_evaluate(spark, dialect):
+    """Per-row selectors of every type signature, in one table per ANSI setting: each
+    signature's rows call the functions on its own struct (the selector is NULL on the others)."""
     from gen import CaseGenerator
 
-    register(spark, dialect=dialect, name=f"m_{fn_name(dialect)}")
+    fn = f"m_{fn_name(dialect)}"
+    register(spark, dialect=dialect, name=fn)
     gen, rng = CaseGenerator(20261123, dialect), random.Random(7)
     batches = [_batch(gen, rng, dialect) for _ in range(SIGNATURES)]
+    ddl, rows, structs = _one_table(batches)
+    df = spark.createDataFrame(rows, ddl)
+    exprs = []
+    for sig, cols in enumerate(structs):
+        sel = f"CASE WHEN sig = {sig} THEN selector END"
+        exprs += [f"{fn}_3vl({sel}, struct({cols})) AS v3_{sig}", f"{fn}({sel}, struct({cols})) AS v_{sig}"]
     checked = invalid = 0
     for ansi in ("true", "false"):
         with sql_conf(spark, {"spark.sql.ansi.enabled": ansi}):
-            for ddl, rows, cases in batches:
-                df = spark.createDataFrame([(i,) + r for i, r in enumerate(rows)], "i int, " + ddl)
-                cols = ", ".join(f"`{c}`" for c in HEADER_NAMES + NAMES)
-                got = df.selectExpr("i", f"m_{fn_name(dialect)}_3vl(selector, struct({cols})) AS v3",
-                                    f"m_{fn_name(dialect)}(selector, struct({cols})) AS v",
-                                    f"m_{fn_name(dialect)}_selector_error(selector) AS err").collect()
-                for r in got:
-                    sel, props, want = cases[r["i"]]
-                    if want == "invalid":
-                        invalid += 1
-                        assert (r["v3"], r["v"]) == (None, False) and r["err"], (sel, r)
-                    else:
-                        assert r["err"] is None, (sel, r["err"])
-                        assert r["v3"] == want and r["v"] == (want is True), (sel, props, want, r)
-                    checked += 1
+            got = df.selectExpr("sig", "i", *exprs, f"{fn}_selector_error(selector) AS err").collect()
+        for r in got:
+            sig = r["sig"]
+            sel, props, want = batches[sig][2][r["i"]]
+            v3, v = r[f"v3_{sig}"], r[f"v_{sig}"]
+            if want == "invalid":
+                invalid += 1
+                assert (v3, v) == (None, False) and r["err"], (sel, r)
+            else:
+                assert r["err"] is None, (sel, r["err"])
+                assert v3 == want and v == (want is True), (sel, props, want, r)
+            checked += 1
     assert checked == 2 * SIGNATURES * ROWS_PER_SIGNATURE and invalid > 20
 
 
