@@ -434,6 +434,14 @@ def compile_selector(selector, schema=None, *, dialect: "str | Dialect | None" =
         The selector is invalid or does not bind (`SelectorBindingError`).
     BindingOptionError
         An option names a column the table does not have.
+
+    Examples
+    --------
+    >>> c = compile_selector("color = 'blue' AND weight > 2500", {"color": "string", "weight": "long"})
+    >>> c.sql()
+    "(`color` = decode(X'626C7565', 'UTF-8') AND `weight` > 2500)"
+    >>> [p.kind for p in c.plan.leaves()]
+    ['native']
     """
     sel = as_selector(selector, dialect)
     b = Binding.of(**binding)
