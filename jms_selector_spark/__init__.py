@@ -14,6 +14,8 @@ Public API (the names are stable)::
     route_report(routed, subscriptions, ...) -> dict          # errors and outcome counts
     explain_routing(schema, subscriptions, ...) -> str        # the routing plan
     lint(selector, dialect=None, schema=None, **binding) -> list[LintWarning]
+    explain_delivery(selector, headers=None, properties=None, ...) -> Delivery   # why (not) delivered
+    explain_message(messages, subscriptions, message_id, ...) -> MessageExplanation  # who, and why not
     compare_dialects(selector, a, b, schema=None) -> DialectComparison   # a witness message, or how it searched
     migration_report(messages, subscriptions, from_dialect, to_dialect) -> MigrationReport
     to_rabbitmq_term(selector, *, dialect="rabbitmq-jms") -> str | None   # the JMS topic exchange's term
@@ -34,6 +36,7 @@ the Arrow evaluator) and ``analysis/`` (lint, dialect comparison) → ``spark/``
 from ._version import __version__
 from .analysis.dialect_compare import DialectComparison, TypedMessage, compare_dialects
 from .analysis.lint import LintWarning, lint
+from .analysis.why import Delivery, explain_delivery
 from .language.errors import (BindingOptionError, SelectorBindingError, SelectorError, SelectorSyntaxError, SelectorTooComplexError, SelectorTypeError, UnsupportedSelectorError)
 from .frontend.selector import Selector
 from .parsing import parse
@@ -46,6 +49,7 @@ from .translate import explain_filter, selector_to_sql
 from .spark.filtering import jms_filter, selector_to_column
 from .spark.routing import (MigrationReport, RoutingTuning, Subscription, SubscriptionChange, explain_routing,
                             migration_report, route, route_report, routing_rules, subscription_errors)
+from .spark.why import MessageExplanation, explain_message
 from .spark.sql_functions import register, register_route, register_selector, selector_columns
 
 __all__ = [
@@ -69,6 +73,10 @@ __all__ = [
     "explain_routing",
     "lint",
     "LintWarning",
+    "explain_delivery",
+    "Delivery",
+    "explain_message",
+    "MessageExplanation",
     "compare_dialects",
     "DialectComparison",
     "TypedMessage",

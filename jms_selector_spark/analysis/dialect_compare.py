@@ -39,7 +39,7 @@ from ..parsing import parse
 from .typed_message import TypedMessage, answer, format_value, word
 from ..language.types import INT_MAX, INT_MIN, LONG_MAX, LONG_MIN, JmsType
 
-__all__ = ["TypedMessage", "DialectComparison", "compare_dialects", "answer", "format_value"]
+__all__ = ["TypedMessage", "DialectComparison", "compare_dialects", "candidate_messages", "answer", "format_value"]
 
 _T = JmsType
 _PROPERTY_TYPES = (_T.STRING, _T.LONG, _T.INT, _T.SHORT, _T.BYTE, _T.DOUBLE, _T.FLOAT, _T.BOOLEAN)
@@ -345,6 +345,21 @@ def compare_dialects(selector: str, a="jms", b="activemq", schema=None, *, max_c
         result.answer_a, result.answer_b = word(ta), word(tb)
         result.delivery_differs = (ta is True) != (tb is True)
     return result
+
+
+def candidate_messages(sa, sb, schema=None, *, max_candidates: int = 20_000, seed: int = 0,
+                       deadline: float = math.inf):
+    """Yield ``(TypedMessage, phase)``: the messages the search tries for the parsed selectors ``sa``
+    and ``sb`` (each in its own dialect), in the order described in the module, at most
+    ``max_candidates`` of them (the caller bounds the time; ``deadline``, a `time.monotonic` value,
+    bounds the search for a satisfying base)."""
+    names = list(dict.fromkeys(sa.identifiers + sb.identifiers))
+    nums, strs, likes = _literals([s.root for s in (sa, sb) if s.root is not None])
+    slots = _slots(names, sa.dialect, sb.dialect, schema)
+    doms = [_domain(kind, key, types, nums, strs, likes) for kind, key, types in slots]
+    combos = _combos(doms, max_candidates, seed, lambda: _satisfying_base(sa, sb, slots, doms, deadline))
+    for combo, phase in itertools.islice(combos, max_candidates):
+        yield _message(slots, combo), phase
 
 
 def _conjuncts(sel) -> list:

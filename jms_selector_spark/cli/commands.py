@@ -432,8 +432,9 @@ def build_parser() -> argparse.ArgumentParser:
     plan.add_argument("--schema", type=schema_arg, metavar="NAME:TYPE,...",
                       help="flat column types; without it, guessed from use")
     plan.set_defaults(run=_cmd_route_plan, command_parser=plan)
-    from .migrate import add_commands  # compare-dialects, migration-report
-    add_commands(sub)
+    from . import migrate, why  # compare-dialects, migration-report; why
+    migrate.add_commands(sub)
+    why.add_commands(sub)
     return parser
 
 
