@@ -16,6 +16,8 @@ Public API (the names are stable)::
     lint(selector, dialect=None, schema=None, **binding) -> list[LintWarning]
     explain_delivery(selector, headers=None, properties=None, ...) -> Delivery   # why (not) delivered
     explain_message(messages, subscriptions, message_id, ...) -> MessageExplanation  # who, and why not
+    implies(a, b, *, dialect=None) -> Implication        # a proof or a witness: is a shadowed by b?
+    never_true(selector, *, dialect=None) -> str | None   # why a selector receives nothing
     compare_dialects(selector, a, b, schema=None) -> DialectComparison   # a witness message, or how it searched
     migration_report(messages, subscriptions, from_dialect, to_dialect) -> MigrationReport
     to_rabbitmq_term(selector, *, dialect="rabbitmq-jms") -> str | None   # the JMS topic exchange's term
@@ -37,6 +39,7 @@ from ._version import __version__
 from .analysis.dialect_compare import DialectComparison, TypedMessage, compare_dialects
 from .analysis.lint import LintWarning, lint
 from .analysis.why import Delivery, explain_delivery
+from .analysis.implication import Implication, implies, never_true
 from .language.errors import (BindingOptionError, SelectorBindingError, SelectorError, SelectorSyntaxError, SelectorTooComplexError, SelectorTypeError, UnsupportedSelectorError)
 from .frontend.selector import Selector
 from .parsing import parse
@@ -77,6 +80,9 @@ __all__ = [
     "Delivery",
     "explain_message",
     "MessageExplanation",
+    "implies",
+    "Implication",
+    "never_true",
     "compare_dialects",
     "DialectComparison",
     "TypedMessage",

@@ -4,6 +4,7 @@
 
     jms-selector why "JMSType = 'car' AND weight > 2500" --message '{"JMSType": "car", "color": "blue"}'
     jms-selector why "qty > 5" --message '{"properties": {"qty": "7"}, "types": {"qty": "string"}}' --json
+    jms-selector implies "color = 'blue' AND weight > 2500" "weight > 1000" [--dialect jms]
 
 The message is a JSON object: either ``{"headers": {...}, "properties": {...}, "types": {...}}``
 (the form `compare_dialects` prints its witnesses in) or a flat object whose ``JMS…`` names are
@@ -12,8 +13,13 @@ strings ``"NaN"``, ``"Infinity"``, ``"-Infinity"`` and ``"-0.0"`` are those floa
 ``types`` says the property is a ``float`` or ``double``. A property's JMS type defaults from its JSON
 value (a whole number is a long, a fraction a double).
 
-Exit status: 0 the trace was printed (whatever the answer), 1 an invalid selector (error and
-caret on stderr), 2 usage error (a malformed --message).
+``implies`` says whether every message the first selector delivers, the second delivers too (a
+subscription shadowed by another), and how it knows: a proof, a witness message, or a search that
+found none (`implies`).
+
+Exit status: ``why``: 0 the trace was printed (whatever the answer); ``implies``: 0 implies
+(proved), 1 does not (a witness), 3 undecided (no proof, no witness); both: 1 an invalid selector
+(error and caret on stderr), 2 usage error (a malformed --message).
 """
 from __future__ import annotations
 
@@ -74,8 +80,21 @@ def _cmd_why(args) -> int:
     return EXIT_OK
 
 
+def _cmd_implies(args) -> int:
+    from ..analysis.implication import implies
+
+    try:
+        r = implies(args.a, args.b, dialect=args.dialect, max_candidates=args.max_candidates,
+                    timeout=args.timeout)
+    except SelectorError as e:
+        report(e)
+        return EXIT_INVALID
+    emit(str(r), sys.stdout)
+    return {True: EXIT_OK, False: 1, None: 3}[r.implies]
+
+
 def add_commands(sub, epilog: str = "") -> None:
-    """Add ``why`` to the ``jms-selector`` sub-parsers."""
+    """Add ``why`` and ``implies`` to the ``jms-selector`` sub-parsers."""
     why = sub.add_parser(
         "why", help="evaluate a selector on one message and say why it is (not) delivered",
         description="Evaluate the selector on the message as the dialect's broker does and print every "
@@ -89,3 +108,15 @@ def add_commands(sub, epilog: str = "") -> None:
     why.add_argument("--dialect", choices=sorted(DIALECTS), default="jms")
     why.add_argument("--json", action="store_true", help="print JSON instead of text")
     why.set_defaults(run=_cmd_why, command_parser=why)
+
+    imp = sub.add_parser(
+        "implies", help="whether every message selector A delivers, selector B delivers too",
+        description="Prove that A implies B (conjunctions of equality, IN and range predicates: containment), "
+                    "or find a message A delivers and B does not. Exit 0 implies, 1 does not, 3 undecided.",
+        epilog=epilog, formatter_class=argparse.RawDescriptionHelpFormatter)
+    imp.add_argument("a", metavar="A")
+    imp.add_argument("b", metavar="B")
+    imp.add_argument("--dialect", choices=sorted(DIALECTS), default="jms")
+    imp.add_argument("--max-candidates", type=int, default=5_000, help="messages the witness search tries (5,000)")
+    imp.add_argument("--timeout", type=float, default=5.0, help="seconds for the witness search (5)")
+    imp.set_defaults(run=_cmd_implies, command_parser=imp)

@@ -177,3 +177,12 @@ def test_cli_why(capsys):
     assert "unexpected end of selector" in capsys.readouterr().err
     assert main(["why", "x > 1", "--message", "[1]"]) == 2
     assert main(["why", "x > 1", "--message", "{bad"]) == 2
+
+
+def test_cli_implies(capsys):
+    assert main(["implies", "color = 'blue' AND weight > 2500", "weight > 1000"]) == 0
+    assert "(jms; proof)" in capsys.readouterr().out
+    assert main(["implies", "weight > 1000", "weight > 2500"]) == 1
+    assert "witness: weight = 1001" in capsys.readouterr().out
+    assert main(["implies", "x > 5", "x > 1", "--dialect", "rabbitmq-jms", "--max-candidates", "50"]) == 3
+    assert main(["implies", "x >", "x > 1"]) == 1
