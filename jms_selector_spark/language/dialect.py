@@ -11,6 +11,8 @@ new primitive, its rendering in each back end.
 """
 from __future__ import annotations
 
+import sys
+
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Mapping
@@ -311,7 +313,13 @@ class Dialect:
 
     def __reduce__(self):
         # MappingProxyType does not pickle; Spark ships dialects to executors inside UDFs. A
-        # dialect is a value: rebuilt from its fields (equal, and equally hashed, to the original).
+        # built-in dialect unpickles as the built-in object itself (caches and `is` checks key on
+        # it): its table (`language.dialects`, which imports this module, so it is looked up, not
+        # imported) is loaded whenever a built-in exists. Any other dialect is a value, rebuilt
+        # from its fields (equal, and equally hashed, to the original).
+        table = sys.modules.get(__name__ + "s")  # jms_selector_spark.language.dialects
+        if table is not None and table.DIALECTS.get(self.name) is self:
+            return (table.get_dialect, (self.name,))
         state = {f: getattr(self, f) for f in self.__dataclass_fields__}
         state = {k: dict(v) if isinstance(v, MappingProxyType) else v for k, v in state.items()}
         return (_rebuild, (state,))

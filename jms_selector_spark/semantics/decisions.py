@@ -4,18 +4,21 @@
 answers are these small values (an `Order` or a `NumericOrder` per compared pair, a `Comparator`
 per comparison operator, a `Computation` per arithmetic operator, the `Between` and `Logic`
 forms, the `NullEquality` of ``=`` and a header's `HeaderRule`). The core nodes (`core`) carry
-them; back ends render them and never ask how they were decided. No `Dialect` is read here.
+them; back ends render them and never ask how they were decided. `tabulate_comparator` and
+`tabulate_computation` tabulate a `lowering.Rules`' answers into these tables, once per dialect and
+operator. No `Dialect` is read here.
 """
 from __future__ import annotations
 
 import enum
+import functools
 from dataclasses import dataclass
 
 from ..language.nodes import ArithOp, CompareOp
 from ..language.types import JmsType
 
 __all__ = ["Order", "NumericOrder", "CompareRule", "Between", "Logic", "NullEquality", "HeaderRule", "Comparator",
-           "Computation"]
+           "Computation", "tabulate_comparator", "tabulate_computation"]
 
 
 class Order(enum.Enum):
@@ -151,3 +154,40 @@ class Computation:
             return self.results[(lt, rt)]
         except KeyError:
             return JmsType.STRING if self.concatenates and lt is JmsType.STRING else None
+
+
+_STATIC = tuple(t for t in JmsType if t.is_static)
+
+
+@functools.lru_cache(maxsize=None)
+def tabulate_computation(rules, op: ArithOp) -> "Computation":
+    """The `Computation` of ``op`` under ``rules`` (a `lowering.Rules`): its answers tabulated for
+    every pair of static types, once per dialect and operator."""
+    results = {(a, b): rules.arithmetic(op, a, b) for a in _STATIC for b in _STATIC}
+    return Computation(op, results, rules.arithmetic(op, JmsType.STRING, None) is JmsType.STRING, rules.text_jdk)
+
+
+@functools.lru_cache(maxsize=None)
+def tabulate_comparator(rules, op: CompareOp) -> "Comparator":
+    """The `Comparator` of ``op`` under ``rules`` (a `lowering.Rules`): its answers tabulated for
+    every pair of static types, once per dialect and operator."""
+    eq = tabulate_comparator(rules, CompareOp.EQ) if rules.ne_as_not_eq(op) else None
+    orders = {(a, b): rules.compare(op, a, b) for a in _STATIC for b in _STATIC}
+    conversions = {}
+    for a in _STATIC:
+        for b in _STATIC:
+            how = rules.string_conversion(a, b)
+            if how is not None:
+                conversions[(a, b)] = how
+    base_op = CompareOp.EQ if eq is not None else op
+    unlike = {}
+    if rules.eq_nulls(base_op) is None:
+        for a in _STATIC:
+            for b in _STATIC:
+                rule = rules.compare(base_op, a, b)
+                if rule in _CONSTANT_ORDERS and rules.string_conversion(a, b) is None:
+                    unlike[(a.name, b.name)] = (rule is Order.TRUE) != (eq is not None)
+    return Comparator(op, eq, rules.eq_nulls(op), rules.converts_strings, orders, conversions, unlike)
+
+
+_CONSTANT_ORDERS = (Order.FALSE, Order.TRUE)

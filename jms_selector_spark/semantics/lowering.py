@@ -27,7 +27,7 @@ import functools
 from ..language.nodes import ArithOp, CompareOp
 from . import core as c
 from .decisions import (Between, CompareRule, Comparator, Computation, HeaderRule, Logic, NullEquality,
-                        NumericOrder, Order)
+                        NumericOrder, Order, tabulate_comparator, tabulate_computation)
 from . import rewrites, scalar
 from ..language.dialects import Dialect
 from .erlang_terms import between_null_unknown, condition_comparator, term_order
@@ -41,37 +41,6 @@ __all__ = ["lower", "lower_selector", "Rules", "rules_for"]
 
 
 _NO_HEADER_RULE = HeaderRule(False, None)
-_STATIC = tuple(t for t in JmsType if t.is_static)
-
-
-@functools.lru_cache(maxsize=None)
-def _computation(rules: "Rules", op: ArithOp) -> Computation:
-    results = {(a, b): rules.arithmetic(op, a, b) for a in _STATIC for b in _STATIC}
-    return Computation(op, results, rules.arithmetic(op, JmsType.STRING, None) is JmsType.STRING, rules.text_jdk)
-
-
-@functools.lru_cache(maxsize=None)
-def _comparator(rules: "Rules", op: CompareOp) -> Comparator:
-    eq = _comparator(rules, CompareOp.EQ) if rules.ne_as_not_eq(op) else None
-    orders = {(a, b): rules.compare(op, a, b) for a in _STATIC for b in _STATIC}
-    conversions = {}
-    for a in _STATIC:
-        for b in _STATIC:
-            how = rules.string_conversion(a, b)
-            if how is not None:
-                conversions[(a, b)] = how
-    base_op = CompareOp.EQ if eq is not None else op
-    unlike = {}
-    if rules.eq_nulls(base_op) is None:
-        for a in _STATIC:
-            for b in _STATIC:
-                rule = rules.compare(base_op, a, b)
-                if rule in _CONSTANT_ORDERS and rules.string_conversion(a, b) is None:
-                    unlike[(a.name, b.name)] = (rule is Order.TRUE) != (eq is not None)
-    return Comparator(op, eq, rules.eq_nulls(op), rules.converts_strings, orders, conversions, unlike)
-
-
-_CONSTANT_ORDERS = (Order.FALSE, Order.TRUE)
 
 
 class Rules:
@@ -103,11 +72,11 @@ class Rules:
 
     def computation(self, op: ArithOp) -> Computation:
         """``op`` as this dialect computes it for every pair of types (`Computation`; cached)."""
-        return _computation(self, op)
+        return tabulate_computation(self, op)
 
     def comparator(self, op: CompareOp) -> Comparator:
         """``op`` as this dialect decides it for every pair of types (`Comparator`; cached)."""
-        return _comparator(self, op)
+        return tabulate_comparator(self, op)
 
     # -- logic ------------------------------------------------------------------------------------
     @property
