@@ -3,7 +3,7 @@ in ONE process, ONE SparkSession, interleaved.
 
     python benchmarks/bench_before_after.py                          # before = ce90b23, 2M rows, 5 rounds
     python benchmarks/bench_before_after.py --before HEAD~3 --rows 200000 --reps 2
-    python benchmarks/bench_before_after.py --only route --before 73c933e --reps 5   # #16 stop 31
+    python benchmarks/bench_before_after.py --only route --before 73c933e --reps 5
 
 The older commit's ``jms_selector_spark`` is extracted with ``git archive`` into a temporary
 directory and imported as ``jms_selector_spark_before`` (the package imports itself relatively;
