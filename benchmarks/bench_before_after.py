@@ -183,7 +183,11 @@ def run_udf(spark, df, before, after, args, log=print) -> list:
         variants = {}
         for side, pkg in (("before", before), ("after", after)):
             udf_mod = importlib.import_module(pkg.__name__ + ".backends.udf")
-            fn, cols = udf_mod.selector_udf(pkg.parse(selector), df.schema)
+            if hasattr(udf_mod, "selector_udf"):  # the layout before compile_selector
+                fn, cols = udf_mod.selector_udf(pkg.parse(selector), df.schema)
+            else:  # the whole selector as one fallback piece of its compiled form
+                whole = pkg.compile_selector(selector, df.schema)
+                fn, cols = udf_mod.piece_udf(whole.piece(whole.core))
             variants[side] = df.where(fn(*udf_mod.source_args(cols)))
         hand_cols, arrow_fn, _ = hand_written()[selector]
         variants["hand"] = df.where(arrow_udf(arrow_fn, "boolean")(*[F.col(c) for c in hand_cols]))
