@@ -3,7 +3,7 @@ in ONE process, ONE SparkSession, interleaved.
 
     python benchmarks/bench_before_after.py                          # before = ce90b23, 2M rows, 5 rounds
     python benchmarks/bench_before_after.py --before HEAD~3 --rows 200000 --reps 2
-    python benchmarks/bench_before_after.py --only route --before 73c933e --reps 5   # #16 stop 31
+    python benchmarks/bench_before_after.py --only route --before 73c933e --reps 5
 
 The older commit's ``jms_selector_spark`` is extracted with ``git archive`` into a temporary
 directory and imported as ``jms_selector_spark_before`` (the package imports itself relatively;
@@ -183,7 +183,11 @@ def run_udf(spark, df, before, after, args, log=print) -> list:
         variants = {}
         for side, pkg in (("before", before), ("after", after)):
             udf_mod = importlib.import_module(pkg.__name__ + ".backends.udf")
-            fn, cols = udf_mod.selector_udf(pkg.parse(selector), df.schema)
+            if hasattr(udf_mod, "selector_udf"):  # the layout before compile_selector
+                fn, cols = udf_mod.selector_udf(pkg.parse(selector), df.schema)
+            else:  # the whole selector as one fallback piece of its compiled form
+                whole = pkg.compile_selector(selector, df.schema)
+                fn, cols = udf_mod.piece_udf(whole.piece(whole.core))
             variants[side] = df.where(fn(*udf_mod.source_args(cols)))
         hand_cols, arrow_fn, _ = hand_written()[selector]
         variants["hand"] = df.where(arrow_udf(arrow_fn, "boolean")(*[F.col(c) for c in hand_cols]))

@@ -1,4 +1,4 @@
-"""Growth of a topic pass from 100 to 1,000 subscriptions (#16), every count in a JVM of its own.
+"""Growth of a topic pass from 100 to 1,000 subscriptions, every count in a JVM of its own.
 
     python benchmarks/bench_growth.py --rows 2000000 --counts 100,1000 --rounds 3 --reps 3 --floor
     python benchmarks/bench_growth.py --recompute bench-data/results/growth.json   # its ratios again
@@ -19,7 +19,7 @@ output rows of an equal-selectivity estate grow with the count (8.5x from 100 to
 what Spark spends writing them whatever the plan, so that allowance is what the matching has.
 Written to ``bench-data/results/growth.json``.
 
-Measured at #16's stop 31 (README): a fresh JVM does not steady the 100 pass either (4.13-5.96
+Measured (docs/measurements): a fresh JVM does not steady the 100 pass either (4.13-5.96
 CPU s across three processes), so its spread is the process's, not the plans' order.
 """
 from __future__ import annotations
@@ -46,7 +46,7 @@ def parse_args(argv):
     ap.add_argument("--reps", type=int, default=3, help="timed runs per process (default 3)")
     ap.add_argument("--floor", action="store_true", help="also the output rows alone at every count (`floor_df`)")
     ap.add_argument("--target", type=float, default=2.5,
-                    help="the growth target of the whole pass (#16: 2.5), for the allowance printed with --floor")
+                    help="the growth target of the whole pass (2.5), for the allowance printed with --floor")
     ap.add_argument("--recompute", metavar="JSON", default=None,
                     help="no runs: the ratios of an earlier run's results (its growth.json), e.g. with another --target")
     ap.add_argument("--driver-memory", default="4g")

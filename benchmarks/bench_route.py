@@ -31,7 +31,7 @@ What it does:
 Figures: medians; messages/s and output rows/s; the ratio (extrapolated separate passes) /
 (one routing pass). Written to ``bench-data/results/route.json``.
 
-Issue #16 modes (instead of the above):
+Growth modes (instead of the above):
 
 - ``--matrix``: the routing plan against today's single-CASE plan, default vs tuned settings, at
   ``--matrix-subs`` counts, and the no-access-predicate worst case (`run_matrix`;

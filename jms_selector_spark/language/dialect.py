@@ -125,7 +125,7 @@ class Dialect:
         ``valueOf`` of the other operand's class (ActiveMQ's ``ComparisonExpression.compare``
         under the prefix; invalid text compares FALSE).
 
-    Issue #14 (``artemis``, ``qpid``, ``qpid-jms``, ``qpid-cpp``, ``rabbitmq``):
+    Artemis, Qpid and RabbitMQ (``artemis``, ``qpid``, ``qpid-jms``, ``qpid-cpp``, ``rabbitmq``):
 
     quoted_identifiers : bool
         ``"any text"`` is an identifier (``""`` inside stands for ``"``), so properties such as
@@ -166,7 +166,7 @@ class Dialect:
         Selectors are read by the RabbitMQ JMS client's tokenizer, grammar and type checker
         (`frontend.rabbitmq_client`), which `jms_selector_spark.to_rabbitmq_term` compiles.
 
-    Issue #13 (``ibmmq``, ``mqe``):
+    IBM MQ (``ibmmq``, ``mqe``):
 
     zero_id_wildcard : bool
         IBM MQ: a selector that is exactly ``JMSMessageID='ID:'+48 zeros`` or
@@ -189,7 +189,7 @@ class Dialect:
         MQe: JMSDeliveryMode is the int constant (PERSISTENT = 2, NON_PERSISTENT = 1), not the
         strings ``'PERSISTENT'``/``'NON_PERSISTENT'`` of JMS.
 
-    Issue #13 (``wso2``, ``solace``):
+    WSO2 and Solace (``wso2``, ``solace``):
 
     logic : str
         ``"kleene"``: AND/OR are SQL's three-valued operators.
@@ -215,7 +215,7 @@ class Dialect:
         Headers reachable only through an alias of ``header_aliases`` (Solace's SenderID,
         SequenceNo…: ``sn`` is the header, ``SequenceNo`` stays a property name).
 
-    Issue #14 (``qpid-cpp``, Qpid C++'s src/qpid/broker/Selector*.cpp; README "Qpid C++"):
+    Qpid C++ (``qpid-cpp``, as its src/qpid/broker/Selector*.cpp reads selectors; docs/dialects/qpid-cpp.md):
 
     cpp_literals : bool
         Numbers as SelectorToken.cpp lexes them: ``0b`` binary, ``_`` separators, ``L`` and ``f``/``d``
