@@ -69,6 +69,7 @@ examples:
   jms-selector explain --schema "qty STRING, properties MAP<STRING,STRING>" "qty > 4"
   jms-selector check - < selector.txt        (one selector: all of stdin)
   jms-selector check -f - < selectors.txt    (many: one per line, or JSON lines with names)
+  jms-selector report --subscriptions subs.csv --archive archive/ --html report.html
 
 Output escapes control characters and invalid UTF-8 (\\x1b, \\xff).
 
@@ -434,6 +435,8 @@ def build_parser() -> argparse.ArgumentParser:
     plan.set_defaults(run=_cmd_route_plan, command_parser=plan)
     from .migrate import add_commands  # compare-dialects, migration-report
     add_commands(sub)
+    from .report import add_command as add_report  # report
+    add_report(sub)
     return parser
 
 

@@ -23,6 +23,8 @@ the messages it decided, and everything is counted per (subscription, conjunct, 
 """
 from __future__ import annotations
 
+import dataclasses
+
 from ...analysis.conjuncts import top_level_conjuncts, is_null_text
 from ...binder import Binding
 from ...compiler import compile_bound
@@ -117,6 +119,8 @@ def dead_letter_reasons(report_input, candidates: list, dialect, binding: Bindin
                 "the messages have columns Spark cannot tell apart")
         return {"messages": dl.count(), "unattributed": None, "reasons": [], "note": note}
     schema = to_schema(dl.schema)
+    # a property the table cannot hold was reported when the subscriptions were routed: not again
+    binding = dataclasses.replace(binding, unknown_properties="null")
     per, texts, native, fallback = _plan_conjuncts(candidates, schema, dialect, binding)
     uses: dict = {}
     for i, js in enumerate(per):

@@ -1,12 +1,11 @@
 """Which subscriptions receive the same messages of an archive (topic mode; one job).
 
 Bounded to the ``top`` busiest subscriptions (most ``delivered`` rows, at most 62) so that it stays
-one cheap pass: each delivered row gets the bit of its subscription among the busiest, each message
-the OR of its rows' bits (a window over the message identity), and one aggregation per
-subscription gives its deliveries, the AND of its messages' masks (the busiest subscriptions that
-received *every* message it received: its deliveries are contained in theirs) and, per busiest
-subscription, how many of its messages that one also received. Nothing is collected but one row
-per subscription.
+cheap: each message's delivered rows to those subscriptions become one 64-bit mask (a hash
+aggregation by the message identity, no sort), the masks are counted (few distinct ones), and one
+aggregation over those counts gives, for every pair, the messages both received. A subscription's
+deliveries are contained in another's exactly when the pair's count is its own count. Nothing is
+collected but the pair counts.
 """
 from __future__ import annotations
 
@@ -21,10 +20,9 @@ def overlap(report_input, delivered: dict, top: int) -> dict:
     one's deliveries), "pairs": [{"a", "b", "both", "jaccard"}] (pairs of the busiest that share a
     message, most shared first), "contained": [{"subscription", "within", "messages",
     "within_messages", "same"}]}``: ``subscription``'s deliveries are all ``within``'s too
-    (``same``: and the other way round); ``within`` is one of the busiest.
+    (``same``: and the other way round), both among the busiest.
 
     ``delivered``: ``{name: delivered rows}``."""
-    from pyspark.sql import Window
     from pyspark.sql import functions as F
 
     top = max(0, min(int(top), MAX_TOP))
@@ -36,35 +34,35 @@ def overlap(report_input, delivered: dict, top: int) -> dict:
     for pos, name in enumerate(busiest):
         bit = (F.when(F.col("subscription") == F.lit(name), F.lit(1 << pos).cast("bigint")) if bit is None
                else bit.when(F.col("subscription") == F.lit(name), F.lit(1 << pos).cast("bigint")))
-    rows = report_input.table.where(F.col("outcome") == "delivered").select("subscription", "__jms_id", bit.alias("bit"))
-    rows = rows.withColumn("mask", F.coalesce(F.bit_or("bit").over(Window.partitionBy("__jms_id")), F.lit(0).cast("bigint")))
-    per = rows.groupBy("subscription").agg(
-        F.count(F.lit(1)).alias("n"), F.bit_and("mask").alias("within"),
-        *[F.sum(F.shiftright("mask", pos).bitwiseAND(F.lit(1))).alias(f"b{pos}") for pos in range(len(busiest))]
-    ).collect()
-    by_name = {r["subscription"]: r for r in per}
-    index = {name: pos for pos, name in enumerate(busiest)}
-    out["both"] = [[int(by_name[a][f"b{j}"]) for j in range(len(busiest))] for a in busiest]
+    masks = (report_input.table.where((F.col("outcome") == "delivered") & F.col("subscription").isin(busiest))
+             .groupBy("__jms_id").agg(F.bit_or(bit).alias("mask"))
+             .groupBy("mask").agg(F.count(F.lit(1)).alias("n")))
+    m = len(busiest)
+    both_of = lambda i, j: F.sum(F.when(F.col("mask").bitwiseAND(F.lit((1 << i) | (1 << j))) == F.lit((1 << i) | (1 << j)),  # noqa: E731
+                                        F.col("n")).otherwise(F.lit(0)))
+    row = masks.agg(*[both_of(i, j).alias(f"p{i}_{j}") for i in range(m) for j in range(i, m)]).collect()[0]
+    both = [[0] * m for _ in range(m)]
+    for i in range(m):
+        for j in range(i, m):
+            both[i][j] = both[j][i] = int(row[f"p{i}_{j}"] or 0)
+    out["both"] = both
     pairs = []
     for i, a in enumerate(busiest):
-        for j in range(i + 1, len(busiest)):
-            both = out["both"][i][j]
-            if both:
-                na, nb = out["both"][i][i], out["both"][j][j]
-                pairs.append({"a": a, "b": busiest[j], "both": both, "jaccard": round(both / (na + nb - both), 4)})
+        for j in range(i + 1, m):
+            if both[i][j]:
+                na, nb = both[i][i], both[j][j]
+                pairs.append({"a": a, "b": busiest[j], "both": both[i][j],
+                              "jaccard": round(both[i][j] / (na + nb - both[i][j]), 4)})
     out["pairs"] = sorted(pairs, key=lambda p: (-p["both"], p["a"], p["b"]))
     contained = []
-    for name in sorted(by_name, key=lambda s: (-by_name[s]["n"], s)):
-        r = by_name[name]
-        within = r["within"] or 0
-        for pos, other in enumerate(busiest):
-            if other == name or not within >> pos & 1:
+    for i, a in enumerate(busiest):
+        for j, b in enumerate(busiest):
+            if i == j or both[i][j] != both[i][i]:
                 continue
-            n_other = out["both"][pos][pos]
-            same = n_other == r["n"]
-            if same and name in index and index[name] < pos:
+            same = both[j][j] == both[i][i]
+            if same and i < j:
                 continue  # the same deliveries: listed once, under the busier (or first) of the two
-            contained.append({"subscription": name, "within": other, "messages": r["n"], "within_messages": n_other,
+            contained.append({"subscription": a, "within": b, "messages": both[i][i], "within_messages": both[j][j],
                               "same": same})
     out["contained"] = contained
     return out

@@ -4,8 +4,9 @@
 volume by time, overlap, dead letters), and each action on a lazy `route` result would run the
 routing again. `report_input` keeps instead one narrow copy of it, persisted (memory, then disk),
 built by the first aggregation: per routed row its ``subscription``, ``outcome``, the message time
-in epoch ms (``__jms_t``), a message identity (``__jms_id``: a 64-bit hash of the message columns,
-which the overlap needs to pair the rows of one message) and, only on the rows of messages no
+in epoch ms (``__jms_t``), a message identity (``__jms_id``: a 64-bit hash of the message's
+JMSMessageID and time, or of every message column when the table has no JMSMessageID; the
+overlap pairs the rows of one message by it) and, only on the rows of messages no
 subscription received, the message itself (``__jms_msg``, a struct of the message columns) for
 the dead-letter reasons. The report's other jobs read the copy, not the archive.
 """
@@ -32,12 +33,16 @@ def _hashable(field):
     return col
 
 
-def message_id(schema, columns: list):
-    """Column BIGINT: a hash of the message columns ``columns`` of ``schema`` (equal messages,
-    equal ids; two different messages share one with probability about 2^-64 per pair)."""
+def message_id(schema, columns: list, identity: "list | None" = None):
+    """Column BIGINT: a hash of the columns ``identity`` when ``schema`` has them all (the
+    message's JMSMessageID and time: cheap, and what tells messages apart), else of every message
+    column of ``columns`` (equal messages, equal ids). Two different messages share an id with
+    probability about 2^-64 per pair."""
     from pyspark.sql import functions as F
 
     fields = {f.name: f for f in schema.fields}
+    if identity and all(c in fields for c in identity):
+        columns = identity
     return F.xxhash64(*[_hashable(fields[c]) for c in columns])
 
 
@@ -57,12 +62,14 @@ class ReportInput:
         self.table.unpersist()
 
 
-def report_input(routed, *, mode: str, unreceived_dead_letters: bool, time_column: str) -> ReportInput:
+def report_input(routed, *, mode: str, unreceived_dead_letters: bool, time_column: str,
+                 identity: "list | None" = None) -> ReportInput:
     """Persist the narrow copy of ``routed`` (a `route` result) and count its rows per
     (subscription, outcome) in the same job.
 
     ``unreceived_dead_letters``: a ``dead_letter`` row with a subscription can belong to a message
-    no subscription received (WSO2's durable copies, R3), so those rows keep the message too."""
+    no subscription received (WSO2's durable copies, R3), so those rows keep the message too.
+    ``identity``: the columns that identify a message (`message_id`)."""
     from pyspark import StorageLevel
     from pyspark.sql import functions as F
 
@@ -78,7 +85,7 @@ def report_input(routed, *, mode: str, unreceived_dead_letters: bool, time_colum
         unreceived = unreceived | (F.col("outcome") == "dead_letter")
     msg = F.when(unreceived, F.struct(*[F.col(sql_identifier(c)) for c in cols]))
     table = routed.select(F.col("subscription"), F.col("outcome"), t.alias("__jms_t"),
-                          (message_id(schema, cols) if mode == "topic" else F.lit(0).cast("bigint")).alias("__jms_id"),
+                          (message_id(schema, cols, identity) if mode == "topic" else F.lit(0).cast("bigint")).alias("__jms_id"),
                           msg.alias("__jms_msg"))
     table = table.persist(StorageLevel.MEMORY_AND_DISK)
     rows = table.groupBy("subscription", "outcome").agg(

@@ -227,8 +227,8 @@ def route_report(routed, subscriptions, *, mode: str = "topic", dialect: "str | 
       equal buckets over the archive's range; ``"unassigned"``: the messages nobody holds), or
       None when the messages have no such column (`volume`);
     - ``"overlap"`` (topic mode; None in queue mode): the ``top`` busiest subscriptions, how many
-      messages each pair both received (``"both"``, ``"pairs"`` with their Jaccard index) and the
-      subscriptions whose deliveries are all also one of the busiest's (``"contained"``) (`overlap`);
+      messages each pair both received (``"both"``, ``"pairs"`` with their Jaccard index) and
+      those whose deliveries are all also another's (``"contained"``) (`overlap`);
     - ``"never_matching"``: the subscriptions created that received no message;
     - ``"dead_letters"``: the messages no subscription received and, for each, the deciding
       conjunct of the subscription that came closest, counted (`dead_letters`);
@@ -257,7 +257,8 @@ def route_report(routed, subscriptions, *, mode: str = "topic", dialect: "str | 
     estate = estate or html is not None
     source = None
     if estate:  # one persisted narrow copy of the routed rows: the counts are its first job
-        source = report_input(routed, mode=mode, time_column=time_column,
+        identity = [bound.headers.get("JMSMessageID", "JMSMessageID"), time_column]
+        source = report_input(routed, mode=mode, time_column=time_column, identity=identity,
                               unreceived_dead_letters=mode == "topic" and rules.durable_nonmatch == "dead_letter")
         counted = source.counts
     else:
