@@ -71,6 +71,18 @@ def _time(ms) -> str:
         return str(ms)
 
 
+def _duration(ms: int) -> str:
+    """``ms`` milliseconds as a person reads it: ``250 ms``, ``1.5 s``, ``12.0 min``, ``4.5 h``, ``3.0 days``.
+
+    >>> _duration(107_998_652), _duration(834)
+    ('30.0 h', '834 ms')
+    """
+    for unit, size in (("days", 86_400_000), ("h", 3_600_000), ("min", 60_000), ("s", 1000)):
+        if ms >= 2 * size if unit == "days" else ms >= size:
+            return f"{ms / size:.1f} {unit}"
+    return f"{ms} ms"
+
+
 def _card(label: str, value, key: str, cls: str = "") -> str:
     return (f'<div class="card {cls}" data-figure="{escape(key)}" data-value="{value if value is not None else ""}">'
             f'<div class="n">{_num(value)}</div><div class="l">{escape(label)}</div></div>')
@@ -146,7 +158,7 @@ def _subscriptions(report: dict) -> str:
     if vol:
         end = vol["start"] + vol["bucket_ms"] * vol["buckets"]
         axis = (f'<p class="small muted">Volume: deliveries per bucket of {escape(str(vol["time_column"]))} '
-                f'({vol["buckets"]} buckets of {_num(vol["bucket_ms"])} ms, {escape(_time(vol["start"]))} to '
+                f'({vol["buckets"]} buckets of {_duration(vol["bucket_ms"])}, {escape(_time(vol["start"]))} to '
                 f'{escape(_time(end))}); each sparkline has its own scale (hover for its peak).</p>')
     return (f'<section id="subscriptions"><h2>Subscriptions</h2>{axis}<table><thead><tr>{heads}</tr></thead>'
             f'<tbody>{"".join(rows)}</tbody></table></section>')

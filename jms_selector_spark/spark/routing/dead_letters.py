@@ -163,7 +163,8 @@ def dead_letter_reasons(report_input, candidates: list, dialect, binding: Bindin
             if r["__jms_i"] is not None and r["__jms_j"] is not None and r["__jms_j"] < 0:
                 reasons.append(_reason(candidates, r["__jms_i"], None, nconj, "TRUE", [], [], r["n"]))
         if deciding:
-            value, nulls, missing = _value_columns(deciding, texts, schema, dialect, binding)
+            planned = {int(s.name[1:]): c for s, c in native + fallback}
+            value, nulls, missing = _value_columns(deciding, planned, schema, dialect, binding)
             rows = (decided.where(F.col("__jms_j") >= 0)
                     .groupBy("__jms_i", "__jms_k", "__jms_j", value.alias("v"), nulls.alias("nulls"))
                     .agg(F.count(F.lit(1)).alias("n")).collect())
@@ -184,10 +185,10 @@ def _reason(candidates, i, conjunct, nconj, value, null, missing, count) -> dict
             "null": null, "missing": list(missing), "messages": count}
 
 
-def _value_columns(deciding: list, texts: dict, schema, dialect, binding: Binding):
+def _value_columns(deciding: list, planned: dict, schema, dialect, binding: Binding):
     """``(value, nulls, missing)``: Column INT of the deciding conjunct's value on the message (0
     FALSE, 1 TRUE, 2 UNKNOWN), Column STRING of the names it reads that are NULL there (comma
-    separated), and ``{j: names the table does not hold}``."""
+    separated), and ``{j: names the table does not hold}``. ``planned``: ``{j: Compiled}``."""
     from pyspark.sql import functions as F
 
     j = F.col("__jms_j")
@@ -195,7 +196,7 @@ def _value_columns(deciding: list, texts: dict, schema, dialect, binding: Bindin
     for start in range(0, len(deciding), _CHUNK):
         v = nn = None
         for x in deciding[start:start + _CHUNK]:
-            compiled = compile_bound(parse(texts[x], dialect=dialect), schema, binding, warn=False)
+            compiled = planned[x]
             code = F.coalesce(filter_column(compiled)[0].cast("int"), F.lit(2))
             absent = [name for name, ref in compiled.bound.refs.items() if ref.access == "missing" and ref.default is None]
             if absent:
