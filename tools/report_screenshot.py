@@ -24,7 +24,7 @@ def main(argv=None) -> int:
     ap.add_argument("html", help="the report (route_report(..., html=...) or jms-selector report --html)")
     ap.add_argument("png", help="the screenshot to write")
     ap.add_argument("--width", type=int, default=1280)
-    ap.add_argument("--height", type=int, default=1900)
+    ap.add_argument("--height", type=int, default=2150)
     args = ap.parse_args(argv)
     if chromium() is None:
         print("no chromium binary on the PATH (Debian: apt-get install chromium)", file=sys.stderr)

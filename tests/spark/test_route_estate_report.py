@@ -246,3 +246,14 @@ def test_the_demo_archive_report_renders_in_headless_chromium(spark, tmp_path):
     assert all(page[k] == want[k] for k in ("subscriptions", "sparklines", "cells", "reasons", "never", "lint"))
     png = screenshot(tmp_path / "report.html", tmp_path / "report.png", width=1280, height=2400)
     assert png_size(png) == (1280, 2400) and len(png) > 50_000 and png_colours(tmp_path / "report.png") > 100
+
+
+def test_the_routing_index_path_gives_the_same_reasons(topic_report, archive, monkeypatch):
+    """Many dead letters: the conjuncts are matched through a routing index planned for them
+    instead of evaluated directly; the reasons are the same."""
+    from jms_selector_spark.spark.routing import estate_report
+
+    monkeypatch.setattr(estate_report, "DIRECT_DEAD_LETTERS", -1)
+    report, _, _ = topic_report
+    again = route_report(route(archive, SUBS, mode="topic"), SUBS, mode="topic", estate=True, top=6)
+    assert again["dead_letters"] == report["dead_letters"]

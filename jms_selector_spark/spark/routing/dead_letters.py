@@ -16,8 +16,10 @@ A message on which no conjunct of any subscription is TRUE came close to none: i
 such, not given to an arbitrary subscription.
 
 It all runs in Spark over the dead letters alone, in three jobs: each distinct conjunct of the
-estate is a "subscription" of `columns.tag_matches` (the routing plan: its index evaluates for a
-message only the conjuncts its values can make TRUE), the closest subscription is a fold over the
+estate is evaluated once per message — for a few dead letters, every native conjunct in one array
+expression; for many, as a "subscription" of `columns.tag_matches` (the routing plan: its index
+evaluates for a message only the conjuncts its values can make TRUE, but planning it costs
+seconds) — and the fallback ones by the routing UDF; the closest subscription is a fold over the
 array of TRUE conjuncts (no shuffle), then the value of each deciding conjunct is computed only on
 the messages it decided, and everything is counted per (subscription, conjunct, value).
 """
@@ -33,7 +35,7 @@ from ...language.schema import to_schema
 from ...parsing import parse
 from .. import collisions
 from ..filtering import filter_column
-from .columns import tag_matches
+from .columns import fallback_matches, split_fallback, tag_matches
 from .estate import plan_estate
 from .subscriptions import Subscription
 
@@ -99,12 +101,28 @@ def _plan_conjuncts(candidates, schema, dialect, binding: Binding):
     return per, {j: t for t, j in texts.items()}, native, fallback
 
 
-def dead_letter_reasons(report_input, candidates: list, dialect, binding: Binding, *, grouped: bool) -> dict:
+def _direct_matches(native, fallback):
+    """Column ``array<string>``: the names of the conjuncts TRUE on a message, each native one
+    evaluated on every message (no index to plan: the cheaper way for a few dead letters), the
+    fallback ones by the routing UDF."""
+    from pyspark.sql import functions as F
+
+    parts = [F.when(F.expr(c.whole.sql), F.lit(s.name)) for s, c in native]
+    names = F.filter(F.array(*parts), lambda x: x.isNotNull()) if parts else F.array().cast("array<string>")
+    if fallback:
+        names = F.concat(names, fallback_matches(split_fallback(fallback)))
+    return names
+
+
+def dead_letter_reasons(report_input, candidates: list, dialect, binding: Binding, *, grouped: bool,
+                        direct: bool = True) -> dict:
     """``{"messages": messages no subscription received, "unattributed": those on which no
     conjunct of any subscription is TRUE, "reasons": [{"subscription", "conjunct", "position",
     "conjuncts", "value", "null", "missing", "messages"}]}`` (most messages first), or with a
     ``"note"`` when the reasons cannot be computed.
 
+    ``direct``: evaluate every conjunct on every dead letter (planning the routing index of the
+    conjuncts costs seconds; worth it only for many dead letters).
     ``candidates``: ``[(name, Compiled)]``, the subscriptions `route` created, in their order;
     ``conjunct`` is None and ``value`` "TRUE" when every conjunct was TRUE (`SELECTOR_TRUE`).
     ``null``: for UNKNOWN, the names the conjunct reads that were NULL on the messages;
@@ -130,7 +148,8 @@ def dead_letter_reasons(report_input, candidates: list, dialect, binding: Bindin
     zero = [i for i, m in enumerate(nconj) if m == 0]  # an empty selector: TRUE on every message
     seed = (((1 << 50) + (1023 << 30) + ((1 << _I_BITS) - 1 - zero[0])) if zero else -1)
     cols = [F.col(c) for c in ["`" + c.replace("`", "``") + "`" for c in dl.columns]]
-    tagged = tag_matches(dl, native, fallback, sort=False)
+    tagged = dl.withColumn("__jms_matches", _direct_matches(native, fallback)) if direct else \
+        tag_matches(dl, native, fallback, sort=False)
     tagged = (tagged
               .withColumn("__jms_uses", F.expr("array(" + ", ".join(_int_array(uses.get(j, [])) for j in range(len(texts)))
                                                + ")" if texts else "CAST(array() AS ARRAY<ARRAY<BIGINT>>)"))

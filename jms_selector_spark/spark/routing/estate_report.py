@@ -15,6 +15,11 @@ from .volume import volume
 
 __all__ = ["estate_figures", "ESTATE_KEYS"]
 
+#: Up to this many dead letters, their conjuncts are evaluated directly rather than through a
+#: routing index planned for them (`dead_letters`): planning the index costs seconds, and the
+#: direct evaluation of a few hundred conjuncts on this many rows costs less.
+DIRECT_DEAD_LETTERS = 200_000
+
 #: The keys `route_report` adds with ``estate=True`` (or ``html=``).
 ESTATE_KEYS = ("mode", "dialect", "volume", "overlap", "never_matching", "dead_letters", "lint")
 
@@ -26,7 +31,9 @@ def estate_figures(report_input, per: dict, candidates: list, *, mode: str, rule
     created = {name for name, _ in candidates}
     delivered = {name: v["delivered"] for name, v in per.items() if name in created}
     grouped = mode == "topic" and rules.durable_nonmatch == "dead_letter"
-    dead = dead_letter_reasons(report_input, candidates, dialect, binding, grouped=grouped)
+    nobody = sum(n for name, _, n in report_input.counts if name is None)
+    dead = dead_letter_reasons(report_input, candidates, dialect, binding, grouped=grouped,
+                               direct=grouped or nobody <= DIRECT_DEAD_LETTERS)
     warnings: dict = {}
     seen: dict = {}
     for name, compiled in candidates:
