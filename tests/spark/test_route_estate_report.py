@@ -257,3 +257,16 @@ def test_the_routing_index_path_gives_the_same_reasons(topic_report, archive, mo
     report, _, _ = topic_report
     again = route_report(route(archive, SUBS, mode="topic"), SUBS, mode="topic", estate=True, top=6)
     assert again["dead_letters"] == report["dead_letters"]
+
+
+def test_an_empty_archive_and_an_estate_of_invalid_subscriptions(spark, tmp_path):
+    empty = spark.createDataFrame([], DDL)
+    report = route_report(route(empty, SUBS), SUBS, html=tmp_path / "empty.html")
+    assert report["rows"] == 0 and report["volume"] is None and report["overlap"]["busiest"] == []
+    assert report["dead_letters"]["messages"] == 0 and len(report["never_matching"]) == 8
+    archive = spark.createDataFrame(_rows(20), DDL)
+    bad = {"broken": "a = = 1"}
+    report = route_report(route(archive, bad), bad, html=tmp_path / "bad.html")
+    assert report["dead_letters"] == {"messages": 20, "unattributed": None, "reasons": [],
+                                      "note": "no subscription was created"}
+    assert "not created" in (tmp_path / "bad.html").read_text(encoding="utf-8")

@@ -103,3 +103,17 @@ def test_headless_chromium_renders_the_page(tmp_path):
     png = screenshot(path, tmp_path / "report.png", width=1200, height=1400)
     assert png_size(png) == (1200, 1400)
     assert len(png) > 30_000 and png_colours(tmp_path / "report.png") > 50
+
+
+def test_the_command_line_summary_and_options():
+    from jms_selector_spark.cli.commands import build_parser
+    from jms_selector_spark.cli.report import summary_lines
+
+    lines = summary_lines(dict(_report(), rows=61))
+    assert lines[0] == "61 rows routed (topic mode, routing jms, dialect jms): 4 subscriptions created, 1 not created"
+    assert any(line.startswith("broken") and line.endswith("(not created)") for line in lines)
+    assert "         3  heavy: conjunct 2 of 2 `weight > 2500` is UNKNOWN (NULL: weight)" in lines
+    assert "never matching: never" in lines and any(line.startswith("contained: ") for line in lines)
+    args = build_parser().parse_args(["report", "--subscriptions", "s.csv", "--archive", "a", "--mode", "queue",
+                                      "--routing", "wso2", "--html", "r.html", "--top", "5"])
+    assert (args.mode, args.routing, args.html, args.top, args.buckets) == ("queue", "wso2", "r.html", 5, 24)
