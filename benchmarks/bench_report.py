@@ -19,6 +19,9 @@ What it does:
 4. **Timing**: one untimed run of each (the first compiles the generated code), then ``--reps``
    rounds of the route pass and the report, the order alternating between rounds (ABBA), and the
    plain report once per round; medians and the ratio report / route pass.
+5. ``--stages``: one more report, each stage timed on its own (the persisted copy and the counts,
+   the volume, the overlap, the dead-letter reasons, lint, the page), by wrapping the functions
+   `route_report` calls.
 
 Written to ``bench-data/results/report.json`` (``summary``: the lines `run_all.py` prints).
 """
@@ -60,7 +63,40 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--data-dir", default=str(ROOT / "bench-data"))
     ap.add_argument("--results", default=None, help="JSON output (default <data-dir>/results/report.json)")
     ap.add_argument("--driver-memory", default="4g")
+    ap.add_argument("--stages", action="store_true", help="also time each stage of one report")
     return ap
+
+
+def stage_times(run) -> dict:
+    """Seconds spent in each stage of ``run()`` (a report): the functions `route_report` calls,
+    wrapped for the call and restored after."""
+    import jms_selector_spark.spark.routing.estate_report as er
+
+    rt = sys.modules["jms_selector_spark.spark.routing.route"]
+    times: dict = {}
+    wrapped = [(er, "volume"), (er, "overlap"), (er, "dead_letter_reasons"), (er, "lint"), (rt, "report_input"),
+               (rt, "write_report")]
+    saved = [(mod, name, getattr(mod, name)) for mod, name in wrapped]
+
+    def timed(name, fn):
+        def call(*a, **k):
+            t = time.perf_counter()
+            try:
+                return fn(*a, **k)
+            finally:
+                times[name] = times.get(name, 0.0) + time.perf_counter() - t
+        return call
+
+    for mod, name, fn in saved:
+        setattr(mod, name, timed(name, fn))
+    try:
+        t = time.perf_counter()
+        run()
+        times["whole report"] = time.perf_counter() - t
+    finally:
+        for mod, name, fn in saved:
+            setattr(mod, name, fn)
+    return times
 
 
 def _timed(fn) -> float:
@@ -104,6 +140,7 @@ def main(argv=None, spark=None) -> dict:
                 runs[name].append(_timed(fn))
             runs["counts only"].append(_timed(plain))
         report = estate()
+        stages = stage_times(estate) if args.stages else None
         med = {k: statistics.median(v) for k, v in runs.items()}
         ratio = med["report"] / med["route pass"]
         dead = report["dead_letters"]
@@ -112,7 +149,7 @@ def main(argv=None, spark=None) -> dict:
             "machine": {"cpus": os.cpu_count(), "python": platform.python_version(),
                         "load_average": os.getloadavg()[0] if hasattr(os, "getloadavg") else None},
             "rows": args.rows, "subscriptions": args.subs, "top": args.top, "reps": args.reps,
-            "first_run_s": first, "runs_s": runs, "median_s": med, "ratio_report_over_route_pass": ratio,
+            "first_run_s": first, "runs_s": runs, "median_s": med, "stages_s": stages, "ratio_report_over_route_pass": ratio,
             "figures": {"routed_rows": report["rows"], "unreceived": dead["messages"],
                         "unattributed": dead["unattributed"], "reasons": len(dead["reasons"]),
                         "never_matching": len(report["never_matching"]),
@@ -124,6 +161,8 @@ def main(argv=None, spark=None) -> dict:
             f"{med['report']:.1f} s, ratio {ratio:.2f} (target <= 1.5); the outcome counts alone "
             f"{med['counts only']:.1f} s (medians of {args.reps})",
         ]
+        if stages:
+            res["summary"].append("report stages: " + ", ".join(f"{k} {v:.1f} s" for k, v in stages.items()))
         results_path.parent.mkdir(parents=True, exist_ok=True)
         results_path.write_text(json.dumps(res, indent=2, default=str))
         for line in res["summary"]:
