@@ -116,7 +116,9 @@ def main(argv=None, spark=None) -> dict:
     own = spark is None
     if own:
         spark = br.session(args.driver_memory, "jms-bench-report")
-    logging.getLogger("jms_selector_spark").setLevel(logging.ERROR)  # the invalid selectors' carets
+    lib_log = logging.getLogger("jms_selector_spark")
+    old_level = lib_log.level
+    lib_log.setLevel(logging.ERROR)  # the invalid selectors' carets, once per call
     try:
         path = bn.ensure_archive(spark, data_dir, args.rows, args.seed, args.files)
         messages = spark.read.parquet(str(path))
@@ -169,6 +171,7 @@ def main(argv=None, spark=None) -> dict:
             print(line)
         return res
     finally:
+        lib_log.setLevel(old_level)
         if own:
             spark.stop()
 
