@@ -210,32 +210,64 @@ def route_report(routed, subscriptions, *, mode: str = "topic", dialect: "str | 
     """Per-subscription errors and counts of a `route` result (one aggregation job), and with
     ``estate=True`` or ``html=`` the estate's figures and a page a person reads.
 
-    Returns ``{"routing": rule set name, "subscriptions": {name: {"error": text or None,
-    outcome: rows, ...}}, "unassigned": {outcome: rows with subscription NULL}, "rules":
-    {outcome: the rule that produces it}, "notes": [rules that could not be applied], "rows":
-    total}``; keys of subscriptions without a name are ``#position``. Pass the same ``mode``,
-    ``dialect``, ``routing``, ``consumed_column`` and binding (``headers=``, ``properties=``) as to
-    `route`: the errors are those `route` reports (invalid selectors, bad or duplicate names,
-    overlapping versions, Direct transport, selectors that do not bind, columns Spark cannot
-    tell apart).
+    Pass the same ``mode``, ``dialect``, ``routing``, ``consumed_column`` and binding
+    (``headers=``, ``properties=``) as to `route`: the errors are those `route` reports (invalid
+    selectors, bad or duplicate names, overlapping versions, Direct transport, selectors that do
+    not bind, columns Spark cannot tell apart).
 
-    With ``estate=True`` (implied by ``html=``) the result also has, computed in Spark over one
-    persisted copy of ``routed`` (`report_input`), never by collecting the archive:
+    Parameters
+    ----------
+    routed : DataFrame
+        What `route` returned.
+    subscriptions : dict, list or DataFrame
+        The subscriptions given to `route`.
+    mode, dialect, routing, consumed_column, **binding
+        As given to `route`.
+    estate : bool, default False
+        Also compute the estate's figures (below), in Spark over one persisted copy of ``routed``
+        (`report_input`), never by collecting the archive.
+    html : str or path, optional
+        Also write those figures as one self-contained HTML page to this path (inline CSS and
+        SVG, no script, nothing fetched at view time; `report_html`). Implies ``estate=True``.
+    top : int, default 20
+        The busiest subscriptions compared for overlap (at most 62).
+    buckets : int, default 24
+        Time buckets of the volume figures.
+    time_column : str, default "JMSTimestamp"
+        The message time the volume is bucketed by (epoch ms or timestamp).
+    title : str, optional
+        The page's heading.
 
-    - ``"mode"``, ``"dialect"``;
-    - ``"volume"``: each subscription's deliveries per time bucket of ``time_column`` (``buckets``
-      equal buckets over the archive's range; ``"unassigned"``: the messages nobody holds), or
-      None when the messages have no such column (`volume`);
-    - ``"overlap"`` (topic mode; None in queue mode): the ``top`` busiest subscriptions, how many
-      messages each pair both received (``"both"``, ``"pairs"`` with their Jaccard index) and
-      those whose deliveries are all also another's (``"contained"``) (`overlap`);
-    - ``"never_matching"``: the subscriptions created that received no message;
-    - ``"dead_letters"``: the messages no subscription received and, for each, the deciding
-      conjunct of the subscription that came closest, counted (`dead_letters`);
-    - ``"lint"``: ``{name: [warning text]}`` (`lint`).
+    Returns
+    -------
+    dict
+        ``{"routing": rule set name, "subscriptions": {name: {"error": text or None, outcome:
+        rows, ...}}, "unassigned": {outcome: rows with subscription NULL}, "rules": {outcome: the
+        rule that produces it}, "notes": [rules that could not be applied], "rows": total}``;
+        keys of subscriptions without a name are ``#position``. With ``estate=True`` also:
 
-    ``html``: also write those figures as one self-contained HTML page to that path (no script,
-    no network; `analysis.report_html`), titled ``title``.
+        - ``"mode"``, ``"dialect"``;
+        - ``"volume"``: each subscription's deliveries per time bucket of ``time_column``
+          (``"unassigned"``: the messages nobody holds), or None when the messages have no such
+          column (`volume`);
+        - ``"overlap"`` (topic mode; None in queue mode): the ``top`` busiest subscriptions, how
+          many messages each pair both received (``"both"``, ``"pairs"`` with their Jaccard
+          index) and those whose deliveries are all also another's (``"contained"``) (`overlap`);
+        - ``"never_matching"``: the subscriptions created that received no message;
+        - ``"dead_letters"``: the messages no subscription received and, for each, the deciding
+          conjunct of the subscription that came closest, counted (`dead_letters`);
+        - ``"lint"``: ``{name: [warning text]}`` (`lint`).
+
+    Examples
+    --------
+    >>> archive = spark.createDataFrame([("ID:1", 1000, "car", 3000), ("ID:2", 2000, "truck", 500)],
+    ...                                 "JMSMessageID string, JMSTimestamp long, JMSType string, weight long")
+    >>> subs = {"cars": "JMSType = 'car'", "heavy-trucks": "JMSType = 'truck' AND weight > 1000"}
+    >>> report = route_report(route(archive, subs), subs, estate=True)
+    >>> report["subscriptions"]["cars"], report["never_matching"]
+    ({'error': None, 'delivered': 1, 'dead_letter': 0, 'remains_queued': 0, 'dropped': 0}, ['heavy-trucks'])
+    >>> [(r["subscription"], r["conjunct"], r["value"]) for r in report["dead_letters"]["reasons"]]
+    [('heavy-trucks', 'weight > 1000', 'FALSE')]
     """
     d = get_dialect(dialect)
     rules = resolve_rules(routing, d)
