@@ -32,6 +32,10 @@ Why ``--dialect activemq`` by default: the subscriptions were written for Active
 subscriptions that call functions are reported invalid, with the caret under the ``(``, and
 everything else routes the same.
 
+With ``--report PATH`` it also writes the estate report of the routing, one self-contained HTML
+page (`route_report(..., html=PATH)`: outcomes and volume per subscription, overlap, dead letters
+and why nobody received them, lint warnings), and prints where.
+
 Progress goes to stderr (``HH:MM:SS INFO route_demo: …``, and every 5 s the tasks done so far,
 ``… writing the archive (10 s): 4/10 tasks in 1 stage``); stdout holds only the summary. Spark's
 console progress bar and log chatter are switched off (``examples/_local_spark.py``).
@@ -118,6 +122,8 @@ def main(argv=None) -> int:
     ap.add_argument("--dialect", default="activemq", choices=["activemq", "jms"])
     ap.add_argument("--layout", default="flat", choices=["flat", "struct", "map", "variant"],
                     help="where the archive keeps the application properties (default flat)")
+    ap.add_argument("--report", metavar="PATH", default=None,
+                    help="also write the estate report as one HTML page (route_report(..., html=PATH))")
     args = ap.parse_args(argv)
     logging.basicConfig(level=logging.INFO, stream=sys.stderr,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s", datefmt="%H:%M:%S")
@@ -126,7 +132,7 @@ def main(argv=None) -> int:
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
 
-    from jms_selector_spark import explain_filter, jms_filter, route, subscription_errors
+    from jms_selector_spark import explain_filter, jms_filter, route, route_report, subscription_errors
     from jms_selector_spark.spark.sample_data import write_archive
 
     t0 = _STARTED
@@ -184,6 +190,13 @@ def main(argv=None) -> int:
                 checks.append((name, n, counts.get(name, 0),
                                explain_filter(selector, messages.schema, dialect=args.dialect)))
         timings["cross-checks"] = time.time() - t
+        if args.report:
+            log.info("writing the estate report to %s", args.report)
+            t = time.time()
+            with progress(spark, "estate report"):
+                route_report(route(messages, subs, mode="topic", dialect=args.dialect), subs, mode="topic",
+                             dialect=args.dialect, html=args.report, title=f"route_demo: {args.rows:,} messages")
+            timings["report"] = time.time() - t
         elapsed = time.time() - t0
 
         w = max(len(r[0]) for r in rows) + 2
@@ -216,6 +229,8 @@ def main(argv=None) -> int:
         print()
         print(f"Output: {os.path.join(args.out, 'subscriptions')}/<name>/ and "
               f"{os.path.join(args.out, 'dead-letters')}/ (Parquet)")
+        if args.report:
+            print(f"Report: {args.report}")
         mismatched = [c for c in checks if c[1] != c[2]]
         return 1 if mismatched else 0
     finally:

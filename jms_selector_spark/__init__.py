@@ -11,7 +11,8 @@ Public API (the names are stable)::
     register(spark, *, dialect="jms", name="jms_match")        # jms_match & friends for spark.sql
     register_selector(spark, name, selector, source, ...)      # a selector as a native SQL function
     route(messages, subscriptions, *, mode="topic", ...) -> DataFrame
-    route_report(routed, subscriptions, ...) -> dict          # errors and outcome counts
+    route_report(routed, subscriptions, ...) -> dict          # errors and outcome counts (html=: the estate report)
+    report_html(report, *, title=None) -> str                 # route_report's dict as one HTML page
     explain_routing(schema, subscriptions, ...) -> str        # the routing plan
     lint(selector, dialect=None, schema=None, **binding) -> list[LintWarning]
     explain_delivery(selector, headers=None, properties=None, ...) -> Delivery   # why (not) delivered
@@ -40,6 +41,7 @@ from .analysis.dialect_compare import DialectComparison, TypedMessage, compare_d
 from .analysis.lint import LintWarning, lint
 from .analysis.why import Delivery, explain_delivery
 from .analysis.implication import Implication, implies, never_true
+from .analysis.report_html import report_html
 from .language.errors import (BindingOptionError, SelectorBindingError, SelectorError, SelectorSyntaxError, SelectorTooComplexError, SelectorTypeError, UnsupportedSelectorError)
 from .frontend.selector import Selector
 from .parsing import parse
@@ -72,6 +74,7 @@ __all__ = [
     "selector_columns",
     "route",
     "route_report",
+    "report_html",
     "routing_rules",
     "explain_routing",
     "lint",

@@ -69,6 +69,7 @@ examples:
   jms-selector explain --schema "qty STRING, properties MAP<STRING,STRING>" "qty > 4"
   jms-selector check - < selector.txt        (one selector: all of stdin)
   jms-selector check -f - < selectors.txt    (many: one per line, or JSON lines with names)
+  jms-selector report --subscriptions subs.csv --archive archive/ --html report.html
 
 Output escapes control characters and invalid UTF-8 (\\x1b, \\xff).
 
@@ -432,9 +433,11 @@ def build_parser() -> argparse.ArgumentParser:
     plan.add_argument("--schema", type=schema_arg, metavar="NAME:TYPE,...",
                       help="flat column types; without it, guessed from use")
     plan.set_defaults(run=_cmd_route_plan, command_parser=plan)
-    from . import migrate, why  # compare-dialects, migration-report; why
+    from . import migrate, why  # compare-dialects, migration-report; why, implies
+    from .report import add_command as add_report  # report
     migrate.add_commands(sub)
     why.add_commands(sub)
+    add_report(sub)
     return parser
 
 

@@ -159,6 +159,18 @@ def test_route_bench_counts_agree_with_separate_passes(spark, tmp_path):
     assert json.loads((tmp_path / "results" / "route.json").read_text())["modes"]["queue"]["rows_out"] == 20_000
 
 
+def test_report_bench_times_the_report_against_the_route_pass(spark, tmp_path):
+    results = _load("bench_report").main(
+        ["--rows", "3000", "--subs", "20", "--reps", "1", "--stages", "--data-dir", str(tmp_path)], spark=spark)
+    assert results["rows"] == 3000 and results["subscriptions"] == 20
+    assert results["ratio_report_over_route_pass"] == pytest.approx(
+        results["median_s"]["report"] / results["median_s"]["route pass"])
+    assert {"report_input", "volume", "overlap", "dead_letter_reasons", "write_report"} <= set(results["stages_s"])
+    assert results["figures"]["routed_rows"] > 0 and results["figures"]["html_bytes"] > 0
+    on_disk = json.loads((tmp_path / "results" / "report.json").read_text())
+    assert on_disk["summary"][0].startswith("report: 20 subscriptions x 3,000 messages")
+
+
 def test_route_bench_with_fallback_subscriptions(spark, tmp_path):
     results = _load("bench_route").main(
         ["--rows", "5000", "--subs", "12", "--invalid", "1", "--fallback", "2", "--sample-passes", "3", "--reps", "1",

@@ -14,9 +14,12 @@ Each module imports only the ones before it:
 10. `render_index`, `render_templates` — the SQL of both plans;
 11. `columns` — the matching names as one Spark column (and the fallback UDF);
 12. `outcomes` — windows, topic fan-out, queue rotation, outcomes;
-13. `route` — `route` and `route_report`;
-14. `explain` — `explain_routing`;
-15. `migration` — `migration_report`.
+13. `report_input` — one persisted narrow copy of a routed result, for the estate report;
+14. `volume`, `overlap`, `dead_letters` — the estate report's figures over that copy;
+15. `estate_report` — those figures together, with lint;
+16. `route` — `route` and `route_report`;
+17. `explain` — `explain_routing`;
+18. `migration` — `migration_report`.
 """
 from .checks import subscription_errors
 from .explain import explain_routing

@@ -82,8 +82,10 @@ expressions over that array of names (`outcomes`).
 from __future__ import annotations
 
 import logging
+import os
 from typing import Iterable
 
+from ...analysis.report_html import write_report
 from ...binder import Binding, check_options
 from ...language.dialects import Dialect, get_dialect
 from ...language.schema import to_schema
@@ -91,6 +93,8 @@ from .. import collisions
 from .checks import check_mode, check_subscriptions, subscription_errors
 from .columns import tag_matches
 from .estate import collector_paused, plan_estate
+from .estate_report import estate_figures
+from .report_input import report_input
 from .outcomes import drop_outside_windows, message_order, queue_rows, time_sql, topic_rows
 from .rules import OUTCOMES, RoutingRules, resolve_rules
 from .subscriptions import normalize_subscriptions, subscription_key
@@ -201,17 +205,69 @@ def _route(messages, subs, errors, d, rules, mode, order_by, time_column, consum
 
 def route_report(routed, subscriptions, *, mode: str = "topic", dialect: "str | Dialect" = "jms",
                  routing: "str | RoutingRules | None" = None, consumed_column: "str | None" = None,
-                 **binding) -> dict:
-    """Per-subscription errors and counts of a `route` result (one aggregation job).
+                 estate: bool = False, html: "str | os.PathLike | None" = None, top: int = 20, buckets: int = 24,
+                 time_column: str = "JMSTimestamp", title: "str | None" = None, **binding) -> dict:
+    """Per-subscription errors and counts of a `route` result (one aggregation job), and with
+    ``estate=True`` or ``html=`` the estate's figures and a page a person reads.
 
-    Returns ``{"routing": rule set name, "subscriptions": {name: {"error": text or None,
-    outcome: rows, ...}}, "unassigned": {outcome: rows with subscription NULL}, "rules":
-    {outcome: the rule that produces it}, "notes": [rules that could not be applied], "rows":
-    total}``; keys of subscriptions without a name are ``#position``. Pass the same ``mode``,
-    ``dialect``, ``routing``, ``consumed_column`` and binding (``headers=``, ``properties=``) as to
-    `route`: the errors are those `route` reports (invalid selectors, bad or duplicate names,
-    overlapping versions, Direct transport, selectors that do not bind, columns Spark cannot
-    tell apart).
+    Pass the same ``mode``, ``dialect``, ``routing``, ``consumed_column`` and binding
+    (``headers=``, ``properties=``) as to `route`: the errors are those `route` reports (invalid
+    selectors, bad or duplicate names, overlapping versions, Direct transport, selectors that do
+    not bind, columns Spark cannot tell apart).
+
+    Parameters
+    ----------
+    routed : DataFrame
+        What `route` returned.
+    subscriptions : dict, list or DataFrame
+        The subscriptions given to `route`.
+    mode, dialect, routing, consumed_column, **binding
+        As given to `route`.
+    estate : bool, default False
+        Also compute the estate's figures (below), in Spark over one persisted copy of ``routed``
+        (`report_input`), never by collecting the archive.
+    html : str or path, optional
+        Also write those figures as one self-contained HTML page to this path (inline CSS and
+        SVG, no script, nothing fetched at view time; `report_html`). Implies ``estate=True``.
+    top : int, default 20
+        The busiest subscriptions compared for overlap (at most 62).
+    buckets : int, default 24
+        Time buckets of the volume figures.
+    time_column : str, default "JMSTimestamp"
+        The message time the volume is bucketed by (epoch ms or timestamp).
+    title : str, optional
+        The page's heading.
+
+    Returns
+    -------
+    dict
+        ``{"routing": rule set name, "subscriptions": {name: {"error": text or None, outcome:
+        rows, ...}}, "unassigned": {outcome: rows with subscription NULL}, "rules": {outcome: the
+        rule that produces it}, "notes": [rules that could not be applied], "rows": total}``;
+        keys of subscriptions without a name are ``#position``. With ``estate=True`` also:
+
+        - ``"mode"``, ``"dialect"``;
+        - ``"volume"``: each subscription's deliveries per time bucket of ``time_column``
+          (``"unassigned"``: the messages nobody holds), or None when the messages have no such
+          column (`volume`);
+        - ``"overlap"`` (topic mode; None in queue mode): the ``top`` busiest subscriptions, how
+          many messages each pair both received (``"both"``, ``"pairs"`` with their Jaccard
+          index) and those whose deliveries are all also another's (``"contained"``) (`overlap`);
+        - ``"never_matching"``: the subscriptions created that received no message;
+        - ``"dead_letters"``: the messages no subscription received and, for each, the deciding
+          conjunct of the subscription that came closest, counted (`dead_letters`);
+        - ``"lint"``: ``{name: [warning text]}`` (`lint`).
+
+    Examples
+    --------
+    >>> archive = spark.createDataFrame([("ID:1", 1000, "car", 3000), ("ID:2", 2000, "truck", 500)],
+    ...                                 "JMSMessageID string, JMSTimestamp long, JMSType string, weight long")
+    >>> subs = {"cars": "JMSType = 'car'", "heavy-trucks": "JMSType = 'truck' AND weight > 1000"}
+    >>> report = route_report(route(archive, subs), subs, estate=True)
+    >>> report["subscriptions"]["cars"], report["never_matching"]
+    ({'error': None, 'delivered': 1, 'dead_letter': 0, 'remains_queued': 0, 'dropped': 0}, ['heavy-trucks'])
+    >>> [(r["subscription"], r["conjunct"], r["value"]) for r in report["dead_letters"]["reasons"]]
+    [('heavy-trucks', 'weight > 1000', 'FALSE')]
     """
     d = get_dialect(dialect)
     rules = resolve_rules(routing, d)
@@ -221,19 +277,31 @@ def route_report(routed, subscriptions, *, mode: str = "topic", dialect: "str | 
     cols = routed.columns[:-2]  # the message columns, as `route` gave them back
     messages = routed.toDF(*cols, "__jms_s", "__jms_o").drop("__jms_s", "__jms_o")
     refused: dict = {}
+    bound = Binding.of(**binding)
+    created = [s for s in checked if s.name not in errors]
     with collector_paused():
-        plan_call(messages, [s for s in checked if s.name not in errors], d, Binding.of(**binding), refused)
+        _, _, native, fallback = plan_call(messages, created, d, bound, refused)
     errors.update(refused)
     per = {subscription_key(s, i): dict({"error": errors.get(subscription_key(s, i))}, **{o: 0 for o in OUTCOMES})
            for i, s in enumerate(subs)}
     unassigned = {o: 0 for o in OUTCOMES}
     total = 0
-    for r in routed.groupBy("subscription", "outcome").count().collect():
-        total += r["count"]
-        if r["subscription"] is None:
-            unassigned[r["outcome"]] += r["count"]
+    estate = estate or html is not None
+    source = None
+    if estate:  # one persisted narrow copy of the routed rows: the counts are its first job
+        identity = [bound.headers.get("JMSMessageID", "JMSMessageID"), time_column]
+        source = report_input(routed, mode=mode, time_column=time_column, identity=identity,
+                              unreceived_dead_letters=mode == "topic" and rules.durable_nonmatch == "dead_letter")
+        counted = source.counts
+    else:
+        counted = [(r["subscription"], r["outcome"], r["count"])
+                   for r in routed.groupBy("subscription", "outcome").count().collect()]
+    for name, outcome, count in counted:
+        total += count
+        if name is None:
+            unassigned[outcome] += count
         else:
-            per.setdefault(r["subscription"], dict({"error": None}, **{o: 0 for o in OUTCOMES}))[r["outcome"]] += r["count"]
+            per.setdefault(name, dict({"error": None}, **{o: 0 for o in OUTCOMES}))[outcome] += count
     notes = []
     if mode == "topic":
         why = {"dead_letter": rules.why("durable_nonmatch") + (
@@ -251,6 +319,18 @@ def route_report(routed, subscriptions, *, mode: str = "topic", dialect: "str | 
         why["remains_queued"] = (rules.why("queue_unmatched") if rules.queue_unmatched == "remains_queued" else
                                  "a queue without consumers keeps its messages (R7)") + (
             "; exclusive queue: the selector is an egress filter (R11)")
-    return {"routing": rules.name, "subscriptions": per, "unassigned": unassigned,
-            "rules": {o: why[o] for o in why if unassigned[o] or any(v[o] for v in per.values())}, "notes": notes,
-            "rows": total}
+    report = {"routing": rules.name, "subscriptions": per, "unassigned": unassigned,
+              "rules": {o: why[o] for o in why if unassigned[o] or any(v[o] for v in per.values())}, "notes": notes,
+              "rows": total}
+    if source is None:
+        return report
+    try:
+        compiled = {id(s): c for s, c in native + fallback}
+        candidates = [(s.name, compiled[id(s)]) for s in created if id(s) in compiled]
+        report.update(estate_figures(source, per, candidates, mode=mode, rules=rules, dialect=d, binding=bound,
+                                     top=top, buckets=buckets, time_column=time_column))
+    finally:
+        source.release()
+    if html is not None:
+        write_report(html, report, title=title)
+    return report
