@@ -34,7 +34,8 @@ the Arrow evaluator) and ``analysis/`` (lint, dialect comparison) → ``spark/``
 from ._version import __version__
 from .analysis.dialect_compare import DialectComparison, TypedMessage, compare_dialects
 from .analysis.lint import LintWarning, lint
-from .language.errors import (BindingOptionError, SelectorBindingError, SelectorError, SelectorSyntaxError, SelectorTooComplexError, SelectorTypeError, UnsupportedSelectorError)
+from .language.errors import (BindingOptionError, SelectorBindingError, SelectorError, SelectorSyntaxError, SelectorTooComplexError, SelectorTypeError, StreamingUnsupportedError,
+                                   UnsupportedSelectorError)
 from .frontend.selector import Selector
 from .parsing import parse
 from .interpreter import evaluate
@@ -93,4 +94,5 @@ __all__ = [
     "UnsupportedSelectorError",
     "SelectorTooComplexError",
     "BindingOptionError",
+    "StreamingUnsupportedError",
 ]

@@ -13,10 +13,11 @@ Each module imports only the ones before it:
 9. `index` — the index plan of the other subscriptions;
 10. `render_index`, `render_templates` — the SQL of both plans;
 11. `columns` — the matching names as one Spark column (and the fallback UDF);
-12. `outcomes` — windows, topic fan-out, queue rotation, outcomes;
-13. `route` — `route` and `route_report`;
-14. `explain` — `explain_routing`;
-15. `migration` — `migration_report`.
+12. `rotation` — whose turn it is on a queue, over a table and (its state in the checkpoint) a stream;
+13. `outcomes` — windows, topic fan-out, queue rotation, outcomes;
+14. `route` — `route` and `route_report`;
+15. `explain` — `explain_routing`;
+16. `migration` — `migration_report`.
 """
 from .checks import subscription_errors
 from .explain import explain_routing

@@ -88,6 +88,7 @@ from ...binder import Binding, check_options
 from ...language.dialects import Dialect, get_dialect
 from ...language.schema import to_schema
 from .. import collisions
+from ..streams import refuse_stream
 from .checks import check_mode, check_subscriptions, subscription_errors
 from .columns import tag_matches
 from .estate import collector_paused, plan_estate
@@ -213,6 +214,8 @@ def route_report(routed, subscriptions, *, mode: str = "topic", dialect: "str | 
     overlapping versions, Direct transport, selectors that do not bind, columns Spark cannot
     tell apart).
     """
+    refuse_stream(routed, "route_report", "run it on what the streaming query wrote (spark.read of its sink), or on "
+                  "each micro-batch inside foreachBatch")
     d = get_dialect(dialect)
     rules = resolve_rules(routing, d)
     errors = subscription_errors(subscriptions, dialect=d, mode=mode, routing=rules)
