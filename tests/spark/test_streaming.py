@@ -12,6 +12,7 @@ Parquet sink: exactly once) is compared with the batch answer, duplicates includ
 from __future__ import annotations
 
 import collections
+import os
 
 import pytest
 
@@ -61,7 +62,9 @@ def _landing(spark, root):
 
     def land(k):
         part = next((staged / f"{k}").glob("part-*.parquet"))
-        part.rename(incoming / f"{k:03d}.parquet")
+        landed = incoming / f"{k:03d}.parquet"
+        part.rename(landed)
+        os.utime(landed, (1_000_000 + k, 1_000_000 + k))  # the file source's order: modification time
 
     return incoming, land
 
