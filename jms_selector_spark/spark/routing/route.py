@@ -57,6 +57,11 @@ durable subscriber rebinds with a different selector, the copies it still holds 
 consumed); without it every copy counts as consumed on arrival and `route_report` says R10 could
 not be applied.
 
+**Streams.** On a streaming DataFrame the plan is the same; a queue's rotation keeps its state
+(each matching set's count, or WSO2's cursor) in the query's checkpoint (`rotation`), so the
+stream assigns what a table of the same messages in the same order gets, across micro-batches and
+restarts. `route_report` needs the whole table and refuses a stream (`StreamingUnsupportedError`).
+
 **Rule sets** (`ROUTING_RULES`, chosen by ``routing=``, default: the one named like the
 dialect, else ``"jms"``; `routing_rules` overrides single rules). See `RoutingRules`.
 
@@ -131,7 +136,8 @@ def route(messages, subscriptions, *, mode: str = "topic", dialect: "str | Diale
     Parameters
     ----------
     messages : DataFrame
-        The archive (headers and properties as in the data model).
+        The archive (headers and properties as in the data model), or a streaming DataFrame of
+        messages arriving in order (queue mode keeps its rotation in the query's checkpoint).
     subscriptions : dict, list or DataFrame
         ``{name: selector}``, ``{name: {attribute: value}}``, ``[(name, selector[, durable])]``,
         a list of `Subscription` or attribute dicts, or a DataFrame ``(name, selector[, any
@@ -154,7 +160,8 @@ def route(messages, subscriptions, *, mode: str = "topic", dialect: "str | Diale
         The routing plan's thresholds and features (default: `tuning.DEFAULT`); the result is
         the same whatever they are.
     **binding
-        ``headers=``, ``properties=``: how the table holds messages (see `selector_to_sql`).
+        ``headers=``, ``properties=``, ``property_types=``, ``layout=``: how the table holds
+        messages (see `selector_to_sql`).
 
     Returns
     -------
