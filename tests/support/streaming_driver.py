@@ -2,7 +2,7 @@
 (tests/spark/test_streaming_recovery.py): ``python streaming_driver.py IN OUT CHECKPOINT STALL``.
 
 It routes the Parquet files of IN (one per micro-batch, ``trigger(availableNow=True)``) in queue
-mode to OUT, one folder per outcome and subscription (Spark's file sink, exactly once with the
+mode under WSO2's rules (one cursor, kept in the checkpoint; dead letters) to OUT, one folder per outcome and subscription (Spark's file sink, exactly once with the
 checkpoint), and exits when every file is routed. With STALL > 0 the second partition of every
 micro-batch after the first waits STALL seconds before it is written, while the first partition's
 files are written: a SIGKILL then lands in the middle of a micro-batch that has written part of
@@ -30,7 +30,7 @@ def main(source, out, checkpoint, stall):
     spark.sparkContext.setLogLevel("ERROR")
     schema = spark.read.parquet(source).schema
     stream = spark.readStream.schema(schema).option("maxFilesPerTrigger", 1).parquet(source)
-    routed = route(stream, SUBSCRIPTIONS, mode="queue")
+    routed = route(stream, SUBSCRIPTIONS, mode="queue", routing="wso2")
 
     def stalled(batches):
         for b in batches:
