@@ -42,7 +42,8 @@ from .analysis.lint import LintWarning, lint
 from .analysis.why import Delivery, explain_delivery
 from .analysis.implication import Implication, implies, never_true
 from .analysis.report_html import report_html
-from .language.errors import (BindingOptionError, SelectorBindingError, SelectorError, SelectorSyntaxError, SelectorTooComplexError, SelectorTypeError, UnsupportedSelectorError)
+from .language.errors import (BindingOptionError, SelectorBindingError, SelectorError, SelectorSyntaxError, SelectorTooComplexError, SelectorTypeError, StreamingUnsupportedError,
+                                   UnsupportedSelectorError)
 from .frontend.selector import Selector
 from .parsing import parse
 from .interpreter import evaluate
@@ -110,4 +111,5 @@ __all__ = [
     "UnsupportedSelectorError",
     "SelectorTooComplexError",
     "BindingOptionError",
+    "StreamingUnsupportedError",
 ]

@@ -33,6 +33,8 @@ from typing import Mapping
 
 from .language import nodes as n
 from .language.errors import BindingOptionError, SelectorBindingError
+from .language.guess import infer_flat_schema
+from .language.layouts import LAYOUTS, check_layout, detect_layout, header_source, property_source
 from .frontend.selector import Selector
 from .language.dialects import HEADER_TYPES
 from .semantics.lowering import lower_selector, rules_for
@@ -89,6 +91,9 @@ class Binding:
     properties_given : bool
         True when ``properties`` was passed explicitly: then the column must exist
         (`check_options`); the default name may be absent (flat layout).
+    layout : {None, "kafka-connect-jms", "kafka-headers"}
+        A named layout (`language.layouts`): where connectors land messages. None: read from the
+        table's shape (a table of exactly a named layout's shape is read as it).
     """
 
     headers: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
@@ -96,9 +101,13 @@ class Binding:
     property_types: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     unknown_properties: str = "warn"
     properties_given: bool = False
+    layout: "str | None" = None
 
     @classmethod
-    def of(cls, headers=None, properties=None, property_types=None, unknown_properties="warn") -> "Binding":
+    def of(cls, headers=None, properties=None, property_types=None, unknown_properties="warn",
+           layout=None) -> "Binding":
+        if layout is not None and layout not in LAYOUTS:
+            check_layout(layout, {})
         if unknown_properties not in UNKNOWN_PROPERTIES:
             raise ValueError(f"unknown_properties must be one of {', '.join(map(repr, UNKNOWN_PROPERTIES))}, "
                              f"not {unknown_properties!r}")
@@ -113,15 +122,19 @@ class Binding:
                                  " long, float, double, string")
             declared[name] = jt.value
         return cls(MappingProxyType(dict(headers or {})), "properties" if properties is None else properties,
-                   MappingProxyType(declared), unknown_properties, properties is not None)
+                   MappingProxyType(declared), unknown_properties, properties is not None, layout)
 
     def __hash__(self):
         return hash((tuple(sorted(self.headers.items())), self.properties, tuple(sorted(self.property_types.items())),
-                     self.unknown_properties, self.properties_given))
+                     self.unknown_properties, self.properties_given, self.layout))
 
     def __reduce__(self):  # MappingProxyType does not pickle
         return (Binding.of, (dict(self.headers), self.properties if self.properties_given else None,
-                             dict(self.property_types), self.unknown_properties))
+                             dict(self.property_types), self.unknown_properties, self.layout))
+
+    def layout_of(self, fields) -> "str | None":
+        """The named layout of a table of columns ``fields``: the one given, else its shape's."""
+        return self.layout if self.layout is not None else detect_layout(fields)
 
     def column_of(self, header: str) -> str:
         """The column holding ``header`` (its own name unless ``headers=`` maps it)."""
@@ -249,10 +262,11 @@ def bind(selector: Selector, schema, binding: "Binding | None" = None) -> BoundS
     # ``headers={"SequenceNo": "other"}`` moves the header elsewhere).
     headers = _header_names(selector.dialect)
     header_columns = {binding.headers.get(h, h) for h in headers} if binding.headers else headers
+    layout = binding.layout_of(fields)
     refs = {}
     for name in selector.identifiers:
-        refs[name] = _declared(_resolve(name, selector, fields, props_type, header_columns, binding), selector,
-                               binding)
+        refs[name] = _declared(_resolve(name, selector, fields, props_type, header_columns, binding, layout),
+                               selector, binding)
     bound = BoundSelector(selector, MappingProxyType(refs), binding)
     if binding.unknown_properties == "error":
         _raise_unknown(bound, fields, props_type)
@@ -269,7 +283,7 @@ def _header_names(dialect) -> frozenset:
 def _declared(ref: ColumnRef, selector: Selector, binding: Binding) -> ColumnRef:
     """Apply ``binding.property_types`` to a property read from strings (`Binding`)."""
     declared = binding.property_types.get(ref.name)
-    if declared is None or ref.header or ref.access in ("missing", "variant"):
+    if declared is None or ref.header or ref.access in ("missing", "variant", "typed_map"):
         return ref
     t = JmsType.parse(declared)
     if ref.type is not JmsType.STRING or ref.conversion is not None:
@@ -309,40 +323,67 @@ def _typed_ref(selector, name, path, access, data_type, header=False) -> ColumnR
     return ColumnRef(name, path, access, jms, conv, data_type.typeName(), header)
 
 
-def _header_ref(name, header, selector, fields, binding) -> ColumnRef:
-    """A header: its column (``headers=`` may rename it), as `lowering.Rules.header` says the
-    dialect reads it (fixed, or a default where the message has no value)."""
+def _field_at(fields, path):
+    """The type at ``path`` (a column, or a struct field of one), or None."""
+    t = fields.get(path[0])
+    for part in path[1:]:
+        t = next((f.dataType for f in t.fields if f.name == part), None) if t is not None and t.typeName() == "struct" \
+            else None
+    return t
+
+
+def _header_ref(name, header, selector, fields, binding, layout=None) -> ColumnRef:
+    """A header: its column (``headers=`` may rename it; a named layout says where it is), as
+    `lowering.Rules.header` says the dialect reads it (fixed, or a default where the message has
+    no value)."""
     d = selector.dialect
     rule = rules_for(d).header(header)
     want = d.header_type(header)
-    column = binding.headers.get(header, header)
-    if rule.fixed or column not in fields:
+    path, access = ((binding.headers.get(header, header),), "column")
+    if layout is not None and header not in binding.headers:
+        path, access = header_source(layout, header) or ((), "missing")
+    dt = _field_at(fields, path) if access == "column" and path else None
+    if rule.fixed or access != "kafka_header" and dt is None:
         if rule.value is None:
             return ColumnRef(name, (), "missing", JmsType.NULL, header=True)
         return ColumnRef(name, (), "missing", want, header=True, default=rule.value)
-    dt = fields[column]
-    ref = _typed_ref(selector, name, (column,), "column", dt, header=True)
-    if header == "JMSDeliveryMode" and ref.type.is_exact and want is JmsType.STRING:
-        ref = ColumnRef(name, (column,), "column", JmsType.STRING, "delivery_mode", ref.spark_type, True)
-    elif header == "JMSDeliveryMode" and ref.type is JmsType.STRING and want is JmsType.INT:
-        # MQe: the int constant, from a 'PERSISTENT'/'NON_PERSISTENT' column
-        ref = ColumnRef(name, (column,), "column", JmsType.INT, "delivery_mode_code", ref.spark_type, True)
-    elif (want.is_exact and not ref.type.is_exact or want is JmsType.STRING and ref.type is not JmsType.STRING
-          or want is JmsType.BOOLEAN and ref.type is not JmsType.BOOLEAN):
-        _unselectable(selector, name, column, dt, f": header {header} needs a {want.value} column")
-    elif d.header_typed_literals and want.is_exact and ref.conversion is None and ref.type is not want:
-        # MQe: a header holds its own type (JMSPriority an int) whatever the column's width
-        ref = ColumnRef(name, (column,), "column", want, None, ref.spark_type, True)
+    if access == "kafka_header":  # text: read as the header's type (Java's valueOf)
+        conv = None if want is JmsType.STRING else "delivery_mode_code" if header == "JMSDeliveryMode" else "java_value_of"
+        ref = ColumnRef(name, path, access, want, conv, "binary", True)
+    else:
+        ref = _column_header_ref(name, header, selector, path, dt, want)
     if rule.value is not None:
         ref = ColumnRef(ref.name, ref.path, ref.access, ref.type, ref.conversion, ref.spark_type, True, rule.value)
     return ref
 
 
-def _resolve(name, selector, fields, props_type, header_columns, binding) -> ColumnRef:
+def _column_header_ref(name, header, selector, path, dt, want) -> ColumnRef:
+    """A header read from a column (or struct field) of type ``dt``, converted to the type ``want``."""
+    ref = _typed_ref(selector, name, path, "column", dt, header=True)
+    if header == "JMSDeliveryMode" and ref.type.is_exact and want is JmsType.STRING:
+        return ColumnRef(name, path, "column", JmsType.STRING, "delivery_mode", ref.spark_type, True)
+    if header == "JMSDeliveryMode" and ref.type is JmsType.STRING and want is JmsType.INT:
+        # MQe: the int constant, from a 'PERSISTENT'/'NON_PERSISTENT' column
+        return ColumnRef(name, path, "column", JmsType.INT, "delivery_mode_code", ref.spark_type, True)
+    if (want.is_exact and not ref.type.is_exact or want is JmsType.STRING and ref.type is not JmsType.STRING
+            or want is JmsType.BOOLEAN and ref.type is not JmsType.BOOLEAN):
+        _unselectable(selector, name, ".".join(path), dt, f": header {header} needs a {want.value} column")
+    if selector.dialect.header_typed_literals and want.is_exact and ref.conversion is None and ref.type is not want:
+        # MQe: a header holds its own type (JMSPriority an int) whatever the column's width
+        return ColumnRef(name, path, "column", want, None, ref.spark_type, True)
+    return ref
+
+
+def _resolve(name, selector, fields, props_type, header_columns, binding, layout=None) -> ColumnRef:
     d = selector.dialect
     header = d.header_for(name)
     if header is not None:
-        return _header_ref(name, header, selector, fields, binding)
+        return _header_ref(name, header, selector, fields, binding, layout)
+    if layout is not None:  # typed per message (Kafka Connect), or text (Kafka record headers)
+        path, access = property_source(layout, name, binding.properties)
+        if access == "typed_map":
+            return ColumnRef(name, path, access, JmsType.DYNAMIC, None, "map")
+        return ColumnRef(name, path, access, JmsType.STRING, None, "binary")
     if props_type is not None:
         kind = props_type.typeName()
         if kind == "struct":
@@ -379,6 +420,7 @@ def check_options(schema, binding: "Binding | None") -> None:
     if binding is None:
         return
     fields = _fields(schema)
+    check_layout(binding.layout, fields, binding.properties)
     if not binding.headers and not binding.properties_given:
         return  # nothing named (the common case)
     available = ", ".join(map(repr, fields)) or "none"
@@ -427,56 +469,3 @@ def warn_unknown_properties(bound: BoundSelector) -> list:
                     bound.selector.text, ", ".join(map(repr, missing)),
                     "is" if len(missing) == 1 else "are")
     return missing
-
-
-def infer_flat_schema(sel: Selector) -> dict:
-    """Flat column types guessed from how each property is used (for ``schema=None``)."""
-    guesses: dict = {}
-    T = JmsType
-
-    def note(node, t):
-        if isinstance(node, n.Identifier) and node.name not in guesses and sel.dialect.header_for(node.name) is None:
-            guesses[node.name] = t
-
-    def lit_type(node):
-        if isinstance(node, n.Literal) and node.type is not T.NULL:
-            if node.type.is_exact:
-                return "long"
-            if node.type.is_approximate:
-                return "double"
-            return node.type.value
-        return None
-
-    for node in n.walk(sel.root):
-        if isinstance(node, (n.Like, n.InList)):
-            note(node.operand, "string")
-        elif isinstance(node, n.Comparison):
-            lt, rt = lit_type(node.left), lit_type(node.right)
-            if rt:
-                note(node.left, rt)
-            if lt:
-                note(node.right, lt)
-            if node.op.is_ordering:
-                note(node.left, "double")
-                note(node.right, "double")
-        elif isinstance(node, n.Between):
-            t = next((lit_type(x) for x in (node.low, node.high) if lit_type(x)), "double")
-            for x in (node.operand, node.low, node.high):
-                note(x, t)
-        elif isinstance(node, n.Arithmetic):
-            t = lit_type(node.right) or lit_type(node.left) or "double"
-            note(node.left, t if t in ("long", "double") else "double")
-            note(node.right, t if t in ("long", "double") else "double")
-        elif isinstance(node, (n.And, n.Or, n.Not)):
-            for op in n.children(node):
-                note(op, "boolean")
-    if isinstance(sel.root, n.Identifier):
-        note(sel.root, "boolean")
-    schema = {}
-    for name in sel.identifiers:
-        header = sel.dialect.header_for(name)
-        if header is not None:
-            schema[header] = HEADER_TYPES.get(header, T.STRING).value
-        else:
-            schema[name] = guesses.get(name, "string")
-    return schema

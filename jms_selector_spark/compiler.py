@@ -364,7 +364,9 @@ class Compiled:
 
 def _ref_line(ref) -> str:
     where = {"missing": "(no column: always NULL)" if ref.default is None else f"(no column: {ref.default!r})",
-             "map": "`" + ref.path[0] + "`[" + repr(ref.path[1]) + "]" if len(ref.path) > 1 else ""}.get(
+             "map": "`" + ref.path[0] + "`[" + repr(ref.path[1]) + "]" if len(ref.path) > 1 else "",
+             "typed_map": "`" + ref.path[0] + "`[" + repr(ref.path[-1]) + "]",
+             "kafka_header": "the last `" + ref.path[0] + "` named " + repr(ref.path[-1])}.get(
         ref.access, ".".join(f"`{p}`" for p in ref.path))
     conv = f", read as {ref.conversion}" if ref.conversion else ""
     kind = "header" if ref.header else "property"

@@ -14,7 +14,7 @@ __all__ = ["selector_to_sql", "explain_filter"]
 
 
 def selector_to_sql(selector, schema=None, *, dialect=None, headers=None, properties=None,
-                    property_types=None, unknown_properties="warn", case_sensitive: bool = False) -> str:
+                    property_types=None, unknown_properties="warn", layout=None, case_sensitive: bool = False) -> str:
     """Translate a JMS selector into a Spark SQL boolean expression (for ``WHERE`` / ``F.expr``).
 
     Parameters
@@ -38,6 +38,10 @@ def selector_to_sql(selector, schema=None, *, dialect=None, headers=None, proper
         text Java cannot read is NULL (see `Binding`).
     unknown_properties : {"warn", "null", "error"}, default "warn"
         A property the table cannot hold is NULL; "warn" logs it, "error" raises (see `Binding`).
+    layout : {None, "kafka-connect-jms", "kafka-headers"}
+        Where connectors land messages: the Kafka Connect JMS record value (typed properties), or
+        Spark's Kafka source with JMS headers and properties as UTF-8 record headers. A table of
+        exactly such a shape is read as it without naming it.
     case_sensitive : bool, default False
         Pass True when the session sets ``spark.sql.caseSensitive=true``: columns that differ
         only in case are then told apart. Otherwise a selector reading such a column raises
@@ -53,7 +57,8 @@ def selector_to_sql(selector, schema=None, *, dialect=None, headers=None, proper
     ------
     SelectorSyntaxError, SelectorTypeError, SelectorBindingError
     BindingOptionError
-        ``headers`` or ``properties`` names a column ``schema`` does not have.
+        ``headers`` or ``properties`` names a column ``schema`` does not have, or the table does not
+        have the shape ``layout`` names.
     UnsupportedSelectorError
         A construct with no exact Spark SQL form; evaluate it with `jms_filter`, which runs
         such pieces in the vectorized fallback.
@@ -65,7 +70,7 @@ def selector_to_sql(selector, schema=None, *, dialect=None, headers=None, proper
     """
     compiled = compile_selector(selector, schema, dialect=dialect, headers=headers, properties=properties,
                                 property_types=property_types, unknown_properties=unknown_properties,
-                                case_sensitive=case_sensitive)
+                                layout=layout, case_sensitive=case_sensitive)
     if compiled.assumed_schema:
         warnings.warn("selector_to_sql without a schema assumes flat columns of types "
                       + ", ".join(f"{k}: {v}" for k, v in compiled.assumed_schema.items()), stacklevel=2)

@@ -35,11 +35,13 @@ RUNS = {
     "04_property_layouts.py": (True, ["--rows", "3000"]),
     "05_spark_submit_job.py": (True, ["--rows", "3000", "--out", "{out}"]),
     "route_demo.py": (True, ["--rows", "4000", "--out", "{out}"]),
+    "streaming_router.py": (True, ["--rows", "2000", "--files", "3", "--interval", "0.5", "--out", "{out}"]),
 }
 
 
 #: The examples that start Spark through examples/_local_spark.py: nothing from Spark on stderr.
-QUIET = {"02_etl_selector_to_sql.py", "03_spark_sql_jms_match.py", "04_property_layouts.py", "route_demo.py"}
+QUIET = {"02_etl_selector_to_sql.py", "03_spark_sql_jms_match.py", "04_property_layouts.py", "route_demo.py",
+         "streaming_router.py"}
 
 
 def test_every_example_is_run_here_and_says_what_it_shows():
@@ -214,6 +216,18 @@ def check_demo(stdout, stderr, out):
     assert readme and shape(readme) == shape(stdout), "README's make demo output differs from the demo's"
 
 
+def check_streaming(stdout, stderr, out):
+    """One line per micro-batch (one file each), the rows per folder, and the stream equal to `route`
+    over the whole archive; each folder, read through the sink's log, holds its rows."""
+    batches = re.findall(r"^micro-batch (\d+): ([\d,]+) messages routed in [\d,]+ ms$", stdout, re.M)
+    assert [b for b, _ in batches] == ["0", "1", "2"] and sum(int(n.replace(",", "")) for _, n in batches) == 2000
+    assert "streamed == batch route: True (2,000 rows, 0 duplicated)" in stdout, stdout
+    rows = re.findall(r"^(delivered|dead_letter)\s+(\S+)\s+([\d,]+)$", stdout, re.M)
+    assert {(o, s) for o, s, _ in rows} >= {("delivered", "cars"), ("delivered", "eu"), ("dead_letter", "-")}
+    assert (out / "routed" / "outcome=delivered" / "subscription=cars").is_dir()
+    assert (out / "routed" / "_spark_metadata").is_dir() and (out / "checkpoint" / "commits").is_dir()
+
+
 CHECKS = {"01_parse_and_evaluate.py": check_01, "02_etl_selector_to_sql.py": check_02,
           "03_spark_sql_jms_match.py": check_03, "04_property_layouts.py": check_04,
-          "05_spark_submit_job.py": check_05, "route_demo.py": check_demo}
+          "05_spark_submit_job.py": check_05, "route_demo.py": check_demo, "streaming_router.py": check_streaming}

@@ -20,6 +20,7 @@ __all__ = [
     "SelectorBindingError",
     "SelectorTooComplexError",
     "BindingOptionError",
+    "StreamingUnsupportedError",
 ]
 
 
@@ -97,3 +98,18 @@ class BindingOptionError(ValueError):
 
     A configuration error, not a selector's: it is raised (by `route` too), never reported per
     selector."""
+
+
+class StreamingUnsupportedError(BindingOptionError):
+    """An operation that needs the whole table was given a streaming DataFrame.
+
+    A configuration error like `BindingOptionError` (a ``ValueError``): it is raised before Spark
+    plans anything, and its message says what to do instead — typically to run the operation on
+    what the streaming query wrote (``spark.read`` of the sink), or inside ``foreachBatch``.
+
+    Examples
+    --------
+    >>> from jms_selector_spark import StreamingUnsupportedError
+    >>> issubclass(StreamingUnsupportedError, ValueError)
+    True
+    """

@@ -37,6 +37,8 @@ class DataType:
         A struct's fields.
     keyType, valueType : DataType or None
         A map's key and value types.
+    elementType : DataType or None
+        An array's element type.
     precision, scale : int or None
         A decimal's.
     jms : JmsType or None
@@ -50,6 +52,7 @@ class DataType:
     precision: "int | None" = None
     scale: "int | None" = None
     jms: "JmsType | None" = None
+    elementType: "DataType | None" = None
 
     def typeName(self) -> str:
         return self.name
@@ -157,6 +160,8 @@ def _from_spark(t) -> DataType:
         return DataType(name, tuple(Field(f.name, _from_spark(f.dataType)) for f in t.fields))
     if name == "map":
         return DataType(name, keyType=_from_spark(t.keyType), valueType=_from_spark(t.valueType))
+    if name == "array":
+        return DataType(name, elementType=_from_spark(t.elementType))
     if name == "decimal":
         return DataType(name, precision=t.precision, scale=t.scale)
     if isinstance(t, DataType):
@@ -189,7 +194,8 @@ def _from_arrow(t) -> "Schema | DataType":
 
 _ARROW_SIMPLE = (("is_boolean", "boolean"), ("is_int8", "byte"), ("is_int16", "short"), ("is_int32", "integer"),
                  ("is_int64", "long"), ("is_float32", "float"), ("is_float64", "double"), ("is_string", "string"),
-                 ("is_large_string", "string"), ("is_string_view", "string"), ("is_timestamp", "timestamp"))
+                 ("is_large_string", "string"), ("is_string_view", "string"), ("is_timestamp", "timestamp"),
+                 ("is_binary", "binary"), ("is_large_binary", "binary"))
 
 
 def _arrow_type(t) -> DataType:
@@ -208,6 +214,8 @@ def _arrow_type(t) -> DataType:
                                         for i in range(t.num_fields)))
     if pa.types.is_map(t):
         return DataType("map", keyType=_arrow_type(t.key_type), valueType=_arrow_type(t.item_type))
+    if pa.types.is_list(t) or pa.types.is_large_list(t):
+        return DataType("array", elementType=_arrow_type(t.value_type))
     return DataType(str(t))
 
 

@@ -3,8 +3,9 @@
 A message struct reaches a Python UDF as an Arrow ``StructArray``; `language.schema.to_schema` reads its
 type in the shape `binder.bind` reads (so headers, flat/struct/map/VARIANT properties and every
 conversion follow the same rules as the SQL back end); this module pulls out, for each name a selector
-uses, either ``(JmsType, pa.Array)`` or, for a VARIANT property, one array per JMS type (non-null
-only on the rows whose value has that type) — the input of `vectorized.evaluate_batch`.
+uses, either ``(JmsType, pa.Array)`` or, for a VARIANT property or a Kafka Connect JMS one
+(`language.layouts`), one array per JMS type (non-null only on the rows whose value has that type)
+— the input of `vectorized.evaluate_batch`. A Kafka record header is read row by row.
 
 VARIANT reaches Python UDFs as ``struct<value: binary, metadata: binary>`` with no marker; that
 exact shape is read as a VARIANT. Its values are decoded row by row (pyspark's VariantUtils):
@@ -18,6 +19,7 @@ from typing import Mapping
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from ...language.layouts import TYPED_FIELDS
 from ...language.types import JmsType
 from .javanum import java_value_of_arrow
 
@@ -121,7 +123,36 @@ def _extract_one(ref, message: pa.Array):
     if ref.access == "map":
         m = _child(message, ref.path[0])
         return (ref.type, _convert(ref, pc.map_lookup(m, pa.scalar(ref.path[1]), "first")))
+    if ref.access == "typed_map":
+        return _typed_values(_child(message, ref.path[0]), ref.path[1])
+    if ref.access == "kafka_header":
+        return (ref.type, _convert(ref, _last_header(_child(message, ref.path[0]), ref.path[1])))
     return _variant_values(_child(message, ref.path[0]), ref.path[1])  # "variant"
+
+
+def _typed_values(arr: pa.Array, key: str) -> dict:
+    """Per-JMS-type arrays for ``key`` of a Kafka Connect JMS properties map: each row's value is
+    the struct field its ``propertyType`` names (`language.layouts.TYPED_FIELDS`)."""
+    entry = pc.map_lookup(arr, pa.scalar(key), "first")
+    kind = pc.struct_field(entry, "propertyType")
+    out = {}
+    for field, t in TYPED_FIELDS.items():
+        values = pc.struct_field(entry, field)
+        out[t] = pc.if_else(pc.fill_null(pc.equal(kind, field), False), values, pa.scalar(None, values.type))
+    return out
+
+
+def _last_header(arr: pa.Array, key: str) -> pa.Array:
+    """The text of the last Kafka record header named ``key`` per row (Kafka's ``lastHeader``), its
+    bytes decoded as UTF-8 as Java decodes them (malformed bytes → U+FFFD); NULL when absent."""
+    out = []
+    for headers in arr.to_pylist():
+        value = None
+        for h in headers or ():
+            if h is not None and h["key"] == key:
+                value = h["value"]
+        out.append(None if value is None else bytes(value).decode("utf-8", "replace"))
+    return pa.array(out, pa.string())
 
 
 def extract_columns(refs, message: pa.Array, cache: "dict | None" = None) -> dict:

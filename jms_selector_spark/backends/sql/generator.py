@@ -36,7 +36,9 @@ which is exactly the greedy algorithm of `like.py`, linear in the length of the 
 
 VARIANT properties (type DYNAMIC) are read type-tested: each smallest predicate that reads them
 becomes a ``CASE`` on the JMS type of each value (from ``schema_of_variant``), with one
-statically typed translation per branch, so the string ``'5'`` never reads as the number 5.
+statically typed translation per branch, so the string ``'5'`` never reads as the number 5. The
+properties of a Kafka Connect JMS record (`language.layouts`) are read the same way, the
+``CASE`` on each value's ``propertyType``.
 
 Not translated (`UnsupportedSelectorError`, the caller falls back to the vectorized
 evaluator): ActiveMQ ``SPLIT``; ``REGEX``/``REPLACE`` whose regex is not a literal in the
@@ -66,6 +68,7 @@ import re
 from ...binder import BoundSelector
 from ...language import nodes as n
 from ...language.errors import UnsupportedSelectorError
+from ...language.layouts import TYPED_FIELDS
 from ...language.types import INT_MAX, INT_MIN, LONG_MIN, JmsType
 from ...language.visitor import NodeVisitor
 from ...semantics import core as c
@@ -92,6 +95,8 @@ _MAX_SLOTS = 60_000
 # -- the generator --------------------------------------------------------------------------------
 
 _VARIANT_KINDS = (T.BOOLEAN, T.LONG, T.DOUBLE, T.STRING, T.NULL)
+#: The kinds of a Kafka Connect JMS property (`language.layouts.TYPED_FIELDS`), and NULL.
+_TYPED_KINDS = tuple(TYPED_FIELDS.values()) + (T.NULL,)
 
 
 
@@ -147,10 +152,13 @@ class SparkSqlGenerator(SqlComparisons, SqlArithmetic, SqlLogic, NodeVisitor):
     def _column(self, ref) -> V:
         if ref.access == "missing":
             return SQL_NULL if ref.default is None else self.visit_Literal(n.Literal(ref.default, ref.type), mark=False)
-        if ref.access == "variant":
+        if ref.access in ("variant", "typed_map"):
             return V("", T.DYNAMIC, True, True, None, (sql_identifier(*self.qualifier, ref.path[0]), ref.path[1]))
         if ref.access == "map":
             sql = f"try_element_at({sql_identifier(*self.qualifier, ref.path[0])}, {sql_string(ref.path[1])})"
+        elif ref.access == "kafka_header":  # the last record header with that key, its bytes as UTF-8 text
+            sql = (f"make_valid_utf8(CAST(try_element_at(filter({sql_identifier(*self.qualifier, ref.path[0])}, "
+                   f"__jms_h -> __jms_h.`key` = {sql_string(ref.path[1])}), -1).`value` AS STRING))")
         else:
             sql = sql_identifier(*self.qualifier, *ref.path)
         conv = ref.conversion
@@ -279,6 +287,12 @@ class SparkSqlGenerator(SqlComparisons, SqlArithmetic, SqlLogic, NodeVisitor):
     def _expand(self, node, names) -> V:
         if len(names) > 2:
             raise UnsupportedSelectorError("a predicate reading more than two VARIANT properties", "", node.span)
+        access = {self.bound.refs[name].access for name in names}
+        if access == {"typed_map"}:
+            return self._expand_typed(node, names)
+        if "typed_map" in access:
+            raise UnsupportedSelectorError("a predicate reading a VARIANT property and a Kafka Connect one", "",
+                                           node.span)
         kinds, values = [], {}
         for name in names:
             col, key = self.env[name].variant
@@ -294,11 +308,30 @@ class SparkSqlGenerator(SqlComparisons, SqlArithmetic, SqlLogic, NodeVisitor):
                 f" WHEN {sv} = 'STRING' THEN 'string' WHEN {sv} = 'BOOLEAN' THEN 'boolean' ELSE 'null' END")
             values[name] = {t: (SQL_NULL if t is T.NULL else V(f"variant_get({col}, {path}, '{SPARK_TYPES[t].lower()}')", t, False))
                             for t in _VARIANT_KINDS}
+        return self._branches(node, names, kinds, values, [_VARIANT_KINDS] * len(names))
+
+    def _expand_typed(self, node, names) -> V:
+        """`_expand` for the properties of a Kafka Connect JMS map (`language.layouts`): each value
+        is the struct field its ``propertyType`` names, of that field's JMS type."""
+        kinds, values, per = [], {}, []
+        for name in names:
+            col, key = self.env[name].variant
+            entry = f"try_element_at({col}, {sql_string(key)})"
+            kinds.append("CASE " + entry + ".`propertyType` " + " ".join(
+                f"WHEN '{field}' THEN '{t.value}'" for field, t in TYPED_FIELDS.items()) + " ELSE 'null' END")
+            values[name] = {t: V(f"{entry}.`{field}`", t, True) for field, t in TYPED_FIELDS.items()}
+            values[name][T.NULL] = SQL_NULL
+            per.append(_TYPED_KINDS)
+        return self._branches(node, names, kinds, values, per)
+
+    def _branches(self, node, names, kinds, values, per) -> V:
+        """One translation of ``node`` per combination of its dynamic names' kinds, chosen by a CASE
+        on ``kinds`` (the SQL of each name's kind, per row)."""
         key_sql = kinds[0] if len(kinds) == 1 else "concat(" + ", '/', ".join(kinds) + ")"
         saved = dict(self.env)
         branches = []
         try:
-            for combo in itertools.product(_VARIANT_KINDS, repeat=len(names)):
+            for combo in itertools.product(*per):
                 for name, t in zip(names, combo):
                     self.env[name] = values[name][t]
                 label = "/".join("null" if t is T.NULL else t.value for t in combo)

@@ -13,13 +13,14 @@ Each module imports only the ones before it:
 9. `index` — the index plan of the other subscriptions;
 10. `render_index`, `render_templates` — the SQL of both plans;
 11. `columns` — the matching names as one Spark column (and the fallback UDF);
-12. `outcomes` — windows, topic fan-out, queue rotation, outcomes;
-13. `report_input` — one persisted narrow copy of a routed result, for the estate report;
-14. `volume`, `overlap`, `dead_letters` — the estate report's figures over that copy;
-15. `estate_report` — those figures together, with lint;
-16. `route` — `route` and `route_report`;
-17. `explain` — `explain_routing`;
-18. `migration` — `migration_report`.
+12. `rotation` — whose turn it is on a queue, over a table and (its state in the checkpoint) a stream;
+13. `outcomes` — windows, topic fan-out, queue rotation, outcomes;
+14. `report_input` — one persisted narrow copy of a routed result, for the estate report;
+15. `volume`, `overlap`, `dead_letters` — the estate report's figures over that copy;
+16. `estate_report` — those figures together, with lint;
+17. `route` — `route` and `route_report`;
+18. `explain` — `explain_routing`;
+19. `migration` — `migration_report`.
 """
 from .checks import subscription_errors
 from .explain import explain_routing

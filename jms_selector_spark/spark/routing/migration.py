@@ -24,6 +24,7 @@ from ...binder import Binding, check_options
 from ...language.dialects import Dialect, get_dialect
 from ...language.schema import to_schema
 from .. import collisions
+from ..streams import refuse_stream
 from .checks import check_subscriptions
 from .columns import matching_names
 from .estate import plan_estate
@@ -165,6 +166,8 @@ def migration_report(messages, subscriptions, from_dialect: "str | Dialect", to_
     """
     from pyspark.sql import functions as F
 
+    refuse_stream(messages, "migration_report", "run it on the archive the stream lands in (spark.read), or route the "
+                  "stream once per dialect with route()")
     old, new = get_dialect(from_dialect), get_dialect(to_dialect)
     subs = normalize_subscriptions(subscriptions)
     schema, b = to_schema(messages.schema), Binding.of(**binding)

@@ -14,12 +14,15 @@ code-generated array expressions (no Python but WSO2's sequential rotation):
 - **queue** (R5, R12): one row per message. ``match_set`` rotation numbers the messages that
   match the same *set* of consumers in message order and deals them round-robin over the set
   (one window, parallel); ``consumer_list`` (WSO2, R6) is one cursor over the consumers in bind
-  order (one sequential task); an exclusive queue (R11) delivers to its active consumer, whose
-  selector is an egress filter.
+  order (one sequential task); both rules, and their state on a stream, are `rotation`'s. An
+  exclusive queue (R11) delivers to its active consumer, whose selector is an egress filter.
 """
 from __future__ import annotations
 
 from ...backends.sql.render import sql_identifier, sql_string
+from ..streams import is_streaming
+from .rotation import (consumer_list_stream, consumer_list_table, match_set_pick, number_by_window,
+                       number_in_stream)
 
 __all__ = ["time_sql", "window_sql", "drop_outside_windows", "topic_rows", "queue_rows", "exclusive_timeline",
            "message_order"]
@@ -120,37 +123,9 @@ def exclusive_timeline(consumers: list) -> list:
     return out
 
 
-def _consumer_list_rotation(tagged, consumers: list, order_cols):
-    """WSO2's single cursor (R6): ONE sequential task over the messages in order."""
-    import pyarrow as pa
-    from pyspark.sql.types import StringType, StructField, StructType
-
-    names = list(consumers)
-    index = {nm: i for i, nm in enumerate(names)}
-    schema = StructType(tagged.schema.fields + [StructField("__jms_pick", StringType())])
-
-    def deal(batches):
-        cursor = 0
-        n = len(names)
-        for b in batches:
-            picks = []
-            for m in b.column(b.schema.get_field_index("__jms_matches")).to_pylist():
-                if not m:
-                    picks.append(None)
-                    continue
-                idx = sorted(index[x] for x in m)
-                j = next((k for k in idx if k >= cursor), idx[0])
-                picks.append(names[j])
-                cursor = (j + 1) % n
-            yield pa.RecordBatch.from_arrays(list(b.columns) + [pa.array(picks, pa.string())],
-                                             schema=b.schema.append(pa.field("__jms_pick", pa.string())))
-
-    return tagged.repartition(1).sortWithinPartitions(*order_cols).mapInArrow(deal, schema)
-
-
 def queue_rows(tagged, out_cols, subs, rules, t, order: list, versions):
-    """The routed rows of a queue pass over ``tagged``: exactly one per message."""
-    from pyspark.sql import Window
+    """The routed rows of a queue pass over ``tagged``: exactly one per message. On a stream the
+    rotation's state lives in the query's checkpoint (`rotation`)."""
     from pyspark.sql import functions as F
 
     order_cols = [F.col(sql_identifier(c)).asc_nulls_last() for c in order] or [F.monotonically_increasing_id()]
@@ -172,13 +147,11 @@ def queue_rows(tagged, out_cols, subs, rules, t, order: list, versions):
     elif rules.queue_rotation == "consumer_list" and subs:
         bind_order = [s.name for _, s in sorted(enumerate(subs), key=lambda p: (
             p[1].subscribed_at if p[1].subscribed_at is not None else float("-inf"), p[0]))]
-        numbered = _consumer_list_rotation(tagged, bind_order, order_cols)
+        numbered = (consumer_list_stream(tagged, bind_order, order) if is_streaming(tagged) else
+                    consumer_list_table(tagged, bind_order, order_cols))
     else:
-        key = F.concat_ws("\u0000", "__jms_matches")
-        w = Window.partitionBy(key).orderBy(*order_cols)
-        numbered = tagged.withColumn("__jms_k", F.row_number().over(w) - 1)
-        numbered = numbered.withColumn("__jms_pick", F.when(F.size("__jms_matches") > 0, F.element_at(
-            "__jms_matches", (F.col("__jms_k") % F.size("__jms_matches")).cast("int") + 1)))
+        numbered = number_in_stream(tagged, order) if is_streaming(tagged) else number_by_window(tagged, order_cols)
+        numbered = numbered.withColumn("__jms_pick", match_set_pick())
     outcome = F.when(F.col("__jms_pick").isNotNull(), F.lit("delivered")).otherwise(unmatched)
     public = versions.public_sql("__jms_pick")
     name = F.expr(public) if public else F.col("__jms_pick")

@@ -57,6 +57,11 @@ durable subscriber rebinds with a different selector, the copies it still holds 
 consumed); without it every copy counts as consumed on arrival and `route_report` says R10 could
 not be applied.
 
+**Streams.** On a streaming DataFrame the plan is the same; a queue's rotation keeps its state
+(each matching set's count, or WSO2's cursor) in the query's checkpoint (`rotation`), so the
+stream assigns what a table of the same messages in the same order gets, across micro-batches and
+restarts. `route_report` needs the whole table and refuses a stream (`StreamingUnsupportedError`).
+
 **Rule sets** (`ROUTING_RULES`, chosen by ``routing=``, default: the one named like the
 dialect, else ``"jms"``; `routing_rules` overrides single rules). See `RoutingRules`.
 
@@ -90,6 +95,7 @@ from ...binder import Binding, check_options
 from ...language.dialects import Dialect, get_dialect
 from ...language.schema import to_schema
 from .. import collisions
+from ..streams import refuse_stream
 from .checks import check_mode, check_subscriptions, subscription_errors
 from .columns import tag_matches
 from .estate import collector_paused, plan_estate
@@ -134,7 +140,8 @@ def route(messages, subscriptions, *, mode: str = "topic", dialect: "str | Diale
     Parameters
     ----------
     messages : DataFrame
-        The archive (headers and properties as in the data model).
+        The archive (headers and properties as in the data model), or a streaming DataFrame of
+        messages arriving in order (queue mode keeps its rotation in the query's checkpoint).
     subscriptions : dict, list or DataFrame
         ``{name: selector}``, ``{name: {attribute: value}}``, ``[(name, selector[, durable])]``,
         a list of `Subscription` or attribute dicts, or a DataFrame ``(name, selector[, any
@@ -157,7 +164,8 @@ def route(messages, subscriptions, *, mode: str = "topic", dialect: "str | Diale
         The routing plan's thresholds and features (default: `tuning.DEFAULT`); the result is
         the same whatever they are.
     **binding
-        ``headers=``, ``properties=``: how the table holds messages (see `selector_to_sql`).
+        ``headers=``, ``properties=``, ``property_types=``, ``layout=``: how the table holds
+        messages (see `selector_to_sql`).
 
     Returns
     -------
@@ -269,6 +277,8 @@ def route_report(routed, subscriptions, *, mode: str = "topic", dialect: "str | 
     >>> [(r["subscription"], r["conjunct"], r["value"]) for r in report["dead_letters"]["reasons"]]
     [('heavy-trucks', 'weight > 1000', 'FALSE')]
     """
+    refuse_stream(routed, "route_report", "run it on what the streaming query wrote (spark.read of its sink), or on "
+                  "each micro-batch inside foreachBatch")
     d = get_dialect(dialect)
     rules = resolve_rules(routing, d)
     errors = subscription_errors(subscriptions, dialect=d, mode=mode, routing=rules)

@@ -10,6 +10,7 @@ import datetime as _dt
 from dataclasses import dataclass
 from typing import Mapping
 
+from ..streams import refuse_stream
 
 __all__ = ["Subscription", "KINDS", "TRANSPORTS", "ATTRIBUTES", "normalize_subscriptions", "subscription_key"]
 
@@ -122,6 +123,9 @@ def normalize_subscriptions(subscriptions) -> list:
                 "subscription per character)") if isinstance(subscriptions, (str, bytes)) else ""
         raise TypeError(f"{_FIX}; got {type(subscriptions).__name__}{hint}")
     if hasattr(subscriptions, "collect") and hasattr(subscriptions, "columns"):
+        refuse_stream(subscriptions, "reading subscriptions from a DataFrame",
+                      "the subscriptions are read once, when the routing plan is built: pass a table of them "
+                      "(spark.read), a dict or a list")
         cols = list(subscriptions.columns)
         if "name" not in cols or "selector" not in cols:
             raise ValueError(f"a subscriptions DataFrame needs columns 'name' and 'selector' (has {cols})")
