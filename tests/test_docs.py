@@ -133,7 +133,8 @@ def test_docs_examples_are_found_and_skips_say_why():
             "guide/data-model.md", "guide/cli.md", "dialects/index.md", "dialects/wso2.md"} <= runnable
     skipped = [b for p in doc_blocks.pages() for b in doc_blocks.blocks(p) if b.skip is not None]
     assert all(b.skip for b in skipped), [b.where for b in skipped if not b.skip]
-    assert len(skipped) <= 3, [b.where for b in skipped]
+    # a RabbitMQ binding, Spark Connect, a streaming job's folders and a Kafka source: need a server or a run
+    assert len(skipped) <= 4, [b.where for b in skipped]
 
 
 def test_api_reference_lists_every_public_name():

@@ -13,7 +13,6 @@ import logging
 from dataclasses import dataclass, field
 
 from ..analysis.why import explain_values
-from ..backends.arrow.columns import extract_columns
 from ..compiler import compile_selector
 from ..language.dialects import Dialect, get_dialect
 from ..language.errors import SelectorError
@@ -145,6 +144,8 @@ def explain_message(messages, subscriptions, message_id, *, dialect: "str | Dial
 def _row_values(refs, row) -> dict:
     """Each name's `TypedValue` (or None) in the one-row struct array ``row``; a name the table
     cannot hold is left out (missing)."""
+    from ..backends.arrow.columns import extract_columns  # pyarrow: imported when a row is read
+
     out = {}
     for name, col in extract_columns(refs, row).items():
         entries = col.items() if isinstance(col, dict) else [col]

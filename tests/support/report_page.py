@@ -6,6 +6,7 @@ import os
 import shutil
 import struct
 import subprocess
+import tempfile
 from html.parser import HTMLParser
 
 #: Chromium's names on Debian, Ubuntu and elsewhere.
@@ -31,8 +32,9 @@ def screenshot(html_path, png_path, *, width: int = 1280, height: int = 2000, ti
            "--no-first-run", "--proxy-server=127.0.0.1:9", "--proxy-bypass-list=<-loopback>",
            f"--screenshot={os.fspath(png_path)}", f"--window-size={width},{height}",
            "file://" + os.path.abspath(os.fspath(html_path))]
-    subprocess.run(cmd, capture_output=True, timeout=timeout, check=False, env={**os.environ, "HOME": os.path.dirname(
-        os.path.abspath(os.fspath(png_path)))})
+    with tempfile.TemporaryDirectory(prefix="chromium-") as home:  # its profile and caches, not beside the PNG
+        subprocess.run(cmd + [f"--user-data-dir={home}"], capture_output=True, timeout=timeout, check=False,
+                       env={**os.environ, "HOME": home})
     with open(png_path, "rb") as f:
         return f.read()
 
