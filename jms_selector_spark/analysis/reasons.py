@@ -175,7 +175,7 @@ class Trace:
                 return Reason("constant", f"{src} is {result} for every message", self.span(node))
             return Reason("not_boolean", f"{src} is not a boolean → FALSE", self.span(node))
         if kind is n.Identifier:
-            return self.null_reason(node, f"{src} is not a boolean") if t is None else Reason(
+            return self.null_reason(node, "UNKNOWN") if t is None else Reason(
                 "not_boolean", f"{src} is {self.shown(self.value(node))}, not a boolean → FALSE", self.span(node))
         if kind is n.Not:
             return Reason("not", f"{src}: NOT {TRUTH[truth_of(self.value(node.operand))]} is {result}", self.span(node))

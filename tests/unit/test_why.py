@@ -104,6 +104,7 @@ REASONS = [
     ("x IS NULL", None, {"x": 1}, "jms", None, False, ["is_null"], "`x` is 1 (long) → `x IS NULL` is FALSE"),
     ("x IS NOT NULL", None, {}, "jms", None, False, ["is_null"], "`x` is NULL → `x IS NOT NULL` is FALSE"),
     ("flag", None, {"flag": "yes"}, "jms", None, False, ["not_boolean"], "not a boolean"),
+    ("flag", None, {}, "jms", None, None, ["missing"], "`flag` is missing → UNKNOWN"),
     ("1 = 2", None, {}, "jms", None, False, ["constant"], "FALSE for every message"),
     ("(a > 1 OR b > 1) AND c = 'x'", None, {"a": 0, "c": "y"}, "jms", None, False, ["compared"],
      "`c` is 'y'"),  # AND is FALSE: only its FALSE operand decides, not the UNKNOWN one
