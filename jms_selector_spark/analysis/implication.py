@@ -28,7 +28,7 @@ from ..language.nodes import CompareOp, UnaryOp
 from ..language.types import JmsType
 from ..parsing import as_selector
 from ..semantics.decisions import Order
-from ..semantics.lowering import rules_for
+from ..semantics.lowering import lower_selector, rules_for
 from .dialect_compare import candidate_messages
 from .typed_message import TypedMessage, word
 
@@ -137,8 +137,6 @@ def never_true(selector, *, dialect=None) -> "str | None":
     sel = as_selector(selector, dialect)
     if sel.root is None:
         return None
-    from ..semantics.lowering import lower_selector
-
     core = lower_selector(sel, rules_for(sel.dialect))
     if type(core) is n.Literal and core.value is not True:
         return f"the selector is a constant {'UNKNOWN' if core.value is None else 'FALSE'}"
