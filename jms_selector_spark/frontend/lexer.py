@@ -28,6 +28,7 @@ import unicodedata
 
 import ply.lex as lex
 
+from .scanner import scan
 from .cpp_numbers import CppNumberError, CppRangeError, scan_cpp_number
 from ..language.errors import SelectorSyntaxError, SelectorTypeError
 from ..language.source import Span
@@ -323,7 +324,13 @@ class SelectorLexer:
         raise SelectorSyntaxError(message, self._text, Span(pos, pos + length))
 
     def tokenize(self, text: str):
-        """Yield PLY tokens for ``text`` (raises `SelectorSyntaxError` on bad input)."""
+        """The tokens of ``text``, an iterator (raises `SelectorSyntaxError` on bad input):
+        `scanner.scan`'s when the text is plain, else `ply_tokens`'."""
+        fast = scan(text, self.dialect)
+        return iter(fast) if fast is not None else self.ply_tokens(text)
+
+    def ply_tokens(self, text: str):
+        """Yield PLY's tokens for ``text``: the definition `scanner.scan` is tested against."""
         self._text = text
         self._last_line_end = max(text.rfind("\n"), text.rfind("\r"))
         self._lexer.input(text)

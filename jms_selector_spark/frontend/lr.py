@@ -62,7 +62,7 @@ class LRTables:
     """PLY's tables for one grammar object, ready to parse token streams (not thread-safe: one
     parse at a time, as `parser` holds its lock)."""
 
-    __slots__ = ("action", "goto", "productions", "error")
+    __slots__ = ("action", "goto", "productions", "error", "chains")
 
     def __init__(self, ply_parser, grammar):
         self.action = ply_parser.action
@@ -71,41 +71,60 @@ class LRTables:
         self.productions = [(p.name, p.len, None if p.func in UNIT_ACTIONS and p.len == 1 else p.callable)
                             for p in ply_parser.productions]
         self.error = grammar.p_error
+        #: (state below, state, lookahead) -> the state a run of unit reductions ends in
+        #: (`_unit_chain`), filled as parses meet them: a pure function of the tables.
+        self.chains: dict = {}
+
+    def _unit_chain(self, below: int, state: int, kind: str) -> int:
+        """The state reached from ``state`` (just pushed on ``below``) by the unit reductions the
+        lookahead ``kind`` calls for: a unit production pops one state and pushes one, so the
+        state below stays ``below`` all along the run."""
+        while True:
+            t = self.action[state].get(kind)
+            if t is None or t >= 0 or self.productions[-t][2] is not None:
+                return state
+            state = self.goto[below][self.productions[-t][0]]
 
     def parse(self, next_token):
         """The value of the start symbol for the tokens ``next_token()`` returns (None at the end)."""
-        action, goto, productions = self.action, self.goto, self.productions
+        action, goto, productions, chains = self.action, self.goto, self.productions, self.chains
         states, values, positions = [0], [None], [0]
-        state, look = 0, None
+        state = 0
+        look = next_token() or _END
+        kind = look.type
         while True:
-            if look is None:
-                look = next_token() or _END
-            t = action[state].get(look.type)
+            t = action[state].get(kind)
             if t is None:
                 self.error(None if look is _END else look)
-                raise SelectorSyntaxError(f"unexpected {look.type}", "", Span(look.lexpos, look.lexpos))
-            if t > 0:  # shift
+                raise SelectorSyntaxError(f"unexpected {kind}", "", Span(look.lexpos, look.lexpos))
+            if t > 0:  # shift; the next token is always read before the next action
                 states.append(t)
                 values.append(look.value)
                 positions.append(look.lexpos)
-                state, look = t, None
+                state = t
+                look = next_token() or _END
+                kind = look.type
                 continue
             if t == 0:  # accept
                 return values[-1]
             name, length, act = productions[-t]
-            if act is None:  # a unit production: the value stays where it is
-                states.pop()
+            if act is None:  # a unit production: the value stays where it is, the state is replaced
+                below = states[-2]
+                key = (below, state, kind)
+                end = chains.get(key)
+                if end is None:
+                    end = chains[key] = self._unit_chain(below, goto[below][name], kind)
+                state = states[-1] = end
                 positions[-1] = 0
-            elif length:
+                continue
+            if length:
                 p = Production([None, *values[-length:]], [0, *positions[-length:]])
                 act(p)
                 del states[-length:], values[-length:], positions[-length:]
-                values.append(p.values[0])
-                positions.append(0)
             else:
                 p = Production([None], [0])
                 act(p)
-                values.append(p.values[0])
-                positions.append(0)
+            values.append(p.values[0])
+            positions.append(0)
             state = goto[states[-1]][name]
             states.append(state)
