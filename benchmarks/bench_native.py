@@ -75,6 +75,11 @@ def selectors():
         ("arithmetic",
          "JMSType = 'order' AND quantity * 2 > 40",
          "JMSType = 'order' AND quantity * 2 > 40"),
+        # issue #34's: a NaN `price` makes `price * 2 < 50.5` FALSE in Java and in Spark alike (Spark
+        # orders NaN above every number), so the translation needs no NaN guard here
+        ("priority-price-color",
+         "JMSPriority BETWEEN 3 AND 6 AND price * 2 < 50.5 AND color IN ('red', 'green')",
+         "JMSPriority BETWEEN 3 AND 6 AND price * 2 < 50.5 AND color IN ('red', 'green')"),
     ]
 
 
