@@ -23,7 +23,7 @@ unix_millis(`sent`) > 1790000000000L
 
 -- name: a renamed JMSPriority
 -- selector: JMSPriority BETWEEN 4 AND 9
-(`prio` IS NOT NULL AND (`prio` >= 4 AND `prio` <= 9))
+((`prio` >= 4 AND `prio` <= 9) AND `prio` IS NOT NULL)
 
 -- name: LIKE on a renamed JMSMessageID
 -- selector: JMSMessageID LIKE 'ID:%'

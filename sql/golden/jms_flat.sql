@@ -25,7 +25,7 @@ TRUE
 
 -- name: keywords are case-insensitive
 -- selector: color like 'bl%' and weight between 1 and 5000 or not urgent
-((`color` LIKE decode(X'626C25', 'UTF-8') ESCAPE '!' AND (`weight` IS NOT NULL AND (`weight` >= 1 AND `weight` <= 5000))) OR (NOT `urgent`))
+((`color` LIKE decode(X'626C25', 'UTF-8') ESCAPE '!' AND ((`weight` >= 1 AND `weight` <= 5000) AND `weight` IS NOT NULL)) OR (NOT `urgent`))
 
 -- name: boolean property as the predicate
 -- selector: urgent
@@ -229,7 +229,7 @@ TRUE
 
 -- name: BETWEEN
 -- selector: weight BETWEEN 1000 AND 3000
-(`weight` IS NOT NULL AND (`weight` >= 1000 AND `weight` <= 3000))
+((`weight` >= 1000 AND `weight` <= 3000) AND `weight` IS NOT NULL)
 
 -- name: NOT BETWEEN
 -- selector: weight NOT BETWEEN 1000 AND 3000
@@ -237,11 +237,11 @@ TRUE
 
 -- name: BETWEEN with approximate bounds
 -- selector: price BETWEEN 10.5 AND 99.9
-(`price` IS NOT NULL AND (`price` >= 10.5D AND `price` <= 99.9D))
+((`price` >= 10.5D AND `price` <= 99.9D) AND `price` IS NOT NULL)
 
 -- name: BETWEEN with column bounds (NULL bound: FALSE in jms)
 -- selector: JMSPriority BETWEEN qty AND weight
-(`JMSPriority` IS NOT NULL AND `qty` IS NOT NULL AND `weight` IS NOT NULL AND (`JMSPriority` >= `qty` AND `JMSPriority` <= `weight`))
+((`JMSPriority` >= `qty` AND `JMSPriority` <= `weight`) AND `JMSPriority` IS NOT NULL AND `qty` IS NOT NULL AND `weight` IS NOT NULL)
 
 -- name: IN
 -- selector: color IN ('blue', 'red')

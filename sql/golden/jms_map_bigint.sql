@@ -12,7 +12,7 @@ CAST(pmod(CAST(try_element_at(`properties`, decode(X'776569676874', 'UTF-8')) AS
 
 -- name: BETWEEN
 -- selector: qty BETWEEN 1 AND 10
-(try_element_at(`properties`, decode(X'717479', 'UTF-8')) IS NOT NULL AND (try_element_at(`properties`, decode(X'717479', 'UTF-8')) >= 1 AND try_element_at(`properties`, decode(X'717479', 'UTF-8')) <= 10))
+((try_element_at(`properties`, decode(X'717479', 'UTF-8')) >= 1 AND try_element_at(`properties`, decode(X'717479', 'UTF-8')) <= 10) AND try_element_at(`properties`, decode(X'717479', 'UTF-8')) IS NOT NULL)
 
 -- name: unlike types
 -- selector: weight = 'x'

@@ -20,7 +20,7 @@ CAST(pmod(CAST((CAST(`properties`.`qty` AS BIGINT) * CAST(2 AS BIGINT)) AS DECIM
 
 -- name: double field BETWEEN
 -- selector: price BETWEEN 10.5 AND 99.9
-(`properties`.`price` IS NOT NULL AND (`properties`.`price` >= 10.5D AND `properties`.`price` <= 99.9D))
+((`properties`.`price` >= 10.5D AND `properties`.`price` <= 99.9D) AND `properties`.`price` IS NOT NULL)
 
 -- name: NOT BETWEEN
 -- selector: qty NOT BETWEEN 5 AND 10

@@ -65,7 +65,7 @@ def test_fragment_conjuncts_and_bounds_are_data():
     f = compiled.fragment
     assert [f.text[a:b] for a, b in f.conjuncts] == [
         "`JMSType` = decode(X'636172', 'UTF-8')", "(`weight` > 5 OR `qty` IS NULL)",
-        "(`price` IS NOT NULL AND (`price` >= 1.5D AND `price` <= 2.5D))"]
+        "((`price` >= 1.5D AND `price` <= 2.5D) AND `price` IS NOT NULL)"]
     assert [[(c, v, op) for c, v, op, _ in atoms] for atoms in f.atoms] == [
         [], [], [("price", "`price`", ">="), ("price", "`price`", "<=")]]
     assert [f.slots[s].value for _, _, _, s in f.atoms[2]] == [1.5, 2.5]

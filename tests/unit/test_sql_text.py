@@ -27,7 +27,7 @@ GOLDEN = [
     ("color = 'blue' OR color = 'red'",
      "(`color` = decode(X'626C7565', 'UTF-8') OR `color` = decode(X'726564', 'UTF-8'))"),
     ("NOT (weight > 2500)", "(NOT (`weight` > 2500))"),
-    ("JMSPriority BETWEEN 4 AND 9", "(`JMSPriority` IS NOT NULL AND (`JMSPriority` >= 4 AND `JMSPriority` <= 9))"),
+    ("JMSPriority BETWEEN 4 AND 9", "((`JMSPriority` >= 4 AND `JMSPriority` <= 9) AND `JMSPriority` IS NOT NULL)"),
     ("weight NOT BETWEEN 1 AND 10", "((NOT (`weight` >= 1 AND `weight` <= 10)) OR `weight` IS NULL)"),
     ("color IN ('a', 'b')", "`color` IN (decode(X'61', 'UTF-8'), decode(X'62', 'UTF-8'))"),
     ("color NOT IN ('a')", "`color` NOT IN (decode(X'61', 'UTF-8'))"),
@@ -64,7 +64,7 @@ GOLDEN = [
     ("weight * 2 = 4", "CAST(pmod(CAST(`weight` AS DECIMAL(20,0)) * CAST(2 AS DECIMAL(20,0))"
                        " + 9223372036854775808, 18446744073709551616) - 9223372036854775808 AS BIGINT) = 4"),
     # BETWEEN with a constant high bound: Spark's NaN order already fails a NaN operand
-    ("w BETWEEN 10.5 AND 99.9", "(`w` IS NOT NULL AND (`w` >= 10.5D AND `w` <= 99.9D))"),
+    ("w BETWEEN 10.5 AND 99.9", "((`w` >= 10.5D AND `w` <= 99.9D) AND `w` IS NOT NULL)"),
 ]
 
 

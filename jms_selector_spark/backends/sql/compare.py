@@ -214,8 +214,7 @@ class SqlComparisons:
         nullable = nullable_of(x, lo, hi)
         if node.negated:
             return nonnull(or_([not_(inside)] + [bool_v(f"{v.op()} IS NULL", False) for v in nullable]))
-        # the NULL checks first, where Spark puts the ones it infers for a hand-written BETWEEN
-        return nonnull(and_([bool_v(f"{v.op()} IS NOT NULL", False) for v in nullable] + [inside]))
+        return nonnull(and_([inside] + [bool_v(f"{v.op()} IS NOT NULL", False) for v in nullable]))
 
     def visit_OutsideBetween(self, node) -> V:
         x, lo, hi = self.visit(node.operand), self.visit(node.low), self.visit(node.high)
