@@ -8,7 +8,7 @@ export PYSPARK_PYTHON := $(abspath $(PY))
 export PYSPARK_DRIVER_PYTHON := $(abspath $(PY))
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: setup demo test test-fast test-unit test-spark lint-imports bench dist golden dialect-table doctest docs plots clean
+.PHONY: setup demo test test-fast test-unit test-spark test-bench lint-imports bench dist golden dialect-table doctest docs plots clean
 
 setup: $(VENV)/.installed
 
@@ -22,9 +22,10 @@ $(VENV)/.installed: setup.cfg constraints.txt pyproject.toml
 demo: setup
 	@$(PY) examples/route_demo.py $(DEMO_ARGS)
 
-# Everything: the layer contract (.importlinter), then every test.
+# Every test of the package: the layer contract (.importlinter), then the tests, but for the tests
+# of the benchmarks' own code (marker `bench`: `make test-bench`; CI runs both).
 test: setup lint-imports
-	$(PY) -m pytest -q $(PYTEST_ARGS)
+	$(PY) -m pytest -q -m "not bench" $(PYTEST_ARGS)
 
 # The inner loop: no Spark, no JVM, no real broker, no slow generated batteries (under a minute).
 test-fast: setup
@@ -38,6 +39,10 @@ test-unit: setup
 
 test-spark: setup
 	$(PY) -m pytest -q -m spark $(PYTEST_ARGS)
+
+# The benchmarks' own code (benchmarks/*.py) at a tiny scale: what they report, not how fast.
+test-bench: setup
+	$(PY) -m pytest -q -m bench $(PYTEST_ARGS)
 
 doctest: setup
 	$(PY) -m pytest -q tests/test_docs.py $(PYTEST_ARGS)
