@@ -23,7 +23,6 @@ import time
 from dataclasses import dataclass
 
 from ..language import nodes as n
-from ..language.errors import SelectorError
 from ..language.nodes import CompareOp, UnaryOp
 from ..language.types import JmsType
 from ..parsing import as_selector

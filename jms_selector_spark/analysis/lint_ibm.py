@@ -35,7 +35,7 @@ def _check_zero_id(ctx):
     if not ctx.dialect.zero_id_wildcard:
         return
     if ZERO_ID_FORM.fullmatch(ctx.text):
-        yield ctx.warn("zero-id-wildcard", f"on IBM MQ this selector matches every message (all-zero id: MQGET with "
+        yield ctx.warn("zero-id-wildcard", "on IBM MQ this selector matches every message (all-zero id: MQGET with "
                        "MQMI_NONE/MQCI_NONE), also one without a correlation id; jms and activemq compare the id",
                        Span(0, len(ctx.text)))
         return

@@ -142,7 +142,7 @@ def _subscriptions(report: dict) -> str:
             counts = series.get(name, [0] * nb)
             cells.append(f"<td>{sparkline(counts, label=name)}</td>")
         cells += [f'<td class="num">{_num(v.get(o, 0))}</td>' for o in OUTCOME_COLUMNS]
-        tags = ([f'<span class="tag err">not created</span>'] if v.get("error") else []) + statuses.get(name, [])
+        tags = (['<span class="tag err">not created</span>'] if v.get("error") else []) + statuses.get(name, [])
         cells.append("<td>" + "".join(tags) + "</td>")
         rows.append(f'<tr data-subscription="{escape(name)}" {attrs}>' + "".join(cells) + "</tr>")
     un = report.get("unassigned", {})
@@ -173,7 +173,7 @@ def _dead_letters(report: dict) -> str:
     if dead is None:
         return ""
     total, un = dead.get("messages", 0), dead.get("unattributed")
-    parts = [f'<section id="dead-letters"><h2>Messages nobody received</h2>',
+    parts = ['<section id="dead-letters"><h2>Messages nobody received</h2>',
              f'<p data-figure="unreceived" data-value="{total}"><b>{_num(total)}</b> messages were received by no '
              "subscription. For each, the subscription that came closest (the most conjuncts of its selector "
              "TRUE) and the first of its conjuncts that was not TRUE:</p>"]

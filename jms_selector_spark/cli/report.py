@@ -14,7 +14,6 @@ writes the page. Exit status: 0, or 2 for a usage error (an unreadable file).
 """
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 

@@ -9,8 +9,9 @@ from .types import JmsType
 __all__ = ["infer_flat_schema"]
 
 
-def infer_flat_schema(sel: Selector) -> dict:
-    """Flat column types guessed from how each property is used (for ``schema=None``)."""
+def infer_flat_schema(sel) -> dict:
+    """Flat column types guessed from how each property is used (for ``schema=None``); ``sel`` is
+    a parsed selector (`frontend.selector.Selector`: its ``root`` and ``dialect`` are read)."""
     guesses: dict = {}
     T = JmsType
 

@@ -102,7 +102,7 @@ def _stateful(tagged, key, order: list, func, out_field, state: str):
     the message columns travel packed in one struct (exact values: no BIGINT through float64), the
     order columns in another; the result is ``tagged``'s columns plus ``out_field``."""
     from pyspark.sql import functions as F
-    from pyspark.sql.types import StructField, StructType
+    from pyspark.sql.types import StructType
 
     from ...backends.sql.render import sql_identifier
 
