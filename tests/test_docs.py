@@ -52,7 +52,7 @@ def _params():
 
 
 def _run(module, globs_extra: dict) -> tuple:
-    runner = doctest.DocTestRunner(optionflags=OPTIONS)
+    runner = doctest.DocTestRunner(optionflags=OPTIONS, verbose=False)  # not from sys.argv: pytest -v
     failures = []
     attempted = 0
     for test in _tests(module):

@@ -103,7 +103,7 @@ def needs_spark(blocks_: list) -> bool:
 # -- running ------------------------------------------------------------------------------------
 
 def run_doctest(block: Block, globs: dict) -> tuple:
-    parser, runner = doctest.DocTestParser(), doctest.DocTestRunner(optionflags=OPTIONS)
+    parser, runner = doctest.DocTestParser(), doctest.DocTestRunner(optionflags=OPTIONS, verbose=False)
     test = parser.get_doctest(block.body, globs, block.where, str(block.path), block.line - 1)
     failures = []
     result = runner.run(test, out=failures.append, clear_globs=False)
