@@ -31,7 +31,7 @@ from .semantics.lowering import lower, lower_selector, rules_for
 from .language.types import JmsType
 from .semantics.values import TypedValue, typed
 
-__all__ = ["ReferenceInterpreter", "evaluate", "message_resolver"]
+__all__ = ["ReferenceInterpreter", "evaluate", "evaluator", "message_resolver"]
 
 
 def message_resolver(headers: "Mapping | None", properties: "Mapping | None", dialect: Dialect,
@@ -192,8 +192,28 @@ def evaluate(selector, headers: "Mapping | None" = None, properties: "Mapping | 
     >>> evaluate("5 / 2 = 2.5", dialect="activemq"), evaluate("5 / 2 = 2")
     (True, True)
     """
+    return evaluator(selector, dialect=dialect)(headers, properties, types=types)
+
+
+def evaluator(selector, *, dialect: "str | Dialect | None" = None):
+    """`evaluate` for many messages: the selector parsed and lowered once, and a function
+    ``(headers=None, properties=None, *, types=None) -> bool | None`` that evaluates it on one
+    message (the same answers as `evaluate`, without lowering the tree again for each).
+
+    Examples
+    --------
+    >>> heavy = evaluator("weight > 2500")
+    >>> [heavy(properties={"weight": w}) for w in (3000, 100, None)]
+    [True, False, None]
+    """
     sel = as_selector(selector, dialect)
     if sel.root is None:
-        return True
+        return lambda headers=None, properties=None, *, types=None: True
     d = sel.dialect
-    return ReferenceInterpreter(message_resolver(headers, properties, d, types), d).run_selector(sel)
+    core = lower_selector(sel, rules_for(d))
+
+    def run(headers: "Mapping | None" = None, properties: "Mapping | None" = None, *,
+            types: "Mapping | None" = None) -> "bool | None":
+        return ReferenceInterpreter(message_resolver(headers, properties, d, types), d).truth(core)
+
+    return run
